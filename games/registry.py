@@ -1,0 +1,28 @@
+"""The games the bot knows. Adding a game is one line here: key -> "module:attribute"."""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from games.core import Game
+
+_GAMES: dict[str, str] = {
+}
+
+
+def keys() -> list[str]:
+    return list(_GAMES)
+
+
+@cache
+def get(key: str) -> Game:
+    """The game registered under ``key``; ``KeyError`` if there is none."""
+    module_name, _, attribute = _GAMES[key].partition(":")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+def register(key: str, target: str) -> None:
+    """Register a game at run time (tests use this for their small games)."""
+    _GAMES[key] = target
+    get.cache_clear()
