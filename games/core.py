@@ -53,7 +53,8 @@ class Event:
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
     """One table option. ``kind`` is ``choice`` (one of ``choices``), ``multi`` (comma-separated
-    subset of ``choices``, possibly empty), ``int`` (between ``minimum`` and ``maximum``) or ``bool``."""
+    subset of ``choices``, possibly empty), ``int`` (between ``minimum`` and ``maximum``), ``bool``
+    or ``text`` (free text the game validates itself in ``setup``, e.g. a fixed deck order)."""
 
     name: str
     kind: str
@@ -96,6 +97,8 @@ class OptionSpec:
             if text in ("0", "false", "no", "off", "нет"):
                 return False
             raise InvalidOptions("option_bool", option=self.name, value=raw)
+        if self.kind == "text":
+            return str(raw).strip()
         raise ValueError(f"unknown option kind {self.kind}")
 
     def format(self, value: Any) -> str:
