@@ -15,6 +15,10 @@ def keys() -> list[str]:
     return list(_GAMES)
 
 
+def has(key: str) -> bool:
+    return key in _GAMES
+
+
 @cache
 def get(key: str) -> Game:
     """The game registered under ``key``; ``KeyError`` if there is none."""

@@ -1,0 +1,106 @@
+"""Command line: ``python -m bot run | games | simulate``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+from bot.config import Config, MissingToken
+from games import registry
+from games.ai import play_out
+from games.core import IllegalAction
+
+
+def cmd_games(_: argparse.Namespace) -> int:
+    game_keys = registry.keys()
+    if not game_keys:
+        print("No games registered yet.")
+    for key in game_keys:
+        game = registry.get(key)
+        print(f"{key}: {game.names.get('en', key)} ({game.min_players}-{game.max_players} players)")
+        for spec in game.option_specs:
+            choices = f" [{', '.join(spec.choices)}]" if spec.choices else ""
+            print(f"    --option {spec.name}=...  ({spec.kind}{choices}, default {spec.format(spec.default)})")
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    if not registry.has(args.game):
+        print(f"Unknown game {args.game!r}; known: {', '.join(registry.keys()) or 'none'}", file=sys.stderr)
+        return 2
+    game = registry.get(args.game)
+    options = dict(item.split("=", 1) for item in args.option)
+    try:
+        state = game.setup(args.players, options, args.seed)
+    except IllegalAction as error:
+        print(f"Invalid setup: {error.code} {error.params}", file=sys.stderr)
+        return 2
+    render = None
+    if args.render:
+        from rendering import render_board
+
+        out = Path(args.render)
+        out.mkdir(parents=True, exist_ok=True)
+        render = (out, render_board)
+    actions = 0
+
+    def after_action(seat, action, events) -> None:
+        nonlocal actions
+        actions += 1
+        if render is not None:
+            (render[0] / f"{actions:05d}.png").write_bytes(render[1](game.key, game.view(state, None)))
+
+    result = play_out(game, state, seed=args.seed, on_action=after_action)
+    if args.json:
+        print(json.dumps({
+            "game": game.key, "players": args.players, "seed": args.seed, "turns": result.turns,
+            "actions": actions, "extra": result.extra,
+            "ranking": [{"seat": p.seat, "rank": p.rank, "score": p.score, "breakdown": p.breakdown,
+                         "eliminated": p.eliminated} for p in result.ranking],
+        }))
+    else:
+        print(f"{game.names.get('en', game.key)}: {args.players} players, seed {args.seed}, "
+              f"{result.turns} turns, {actions} actions")
+        for p in result.ranking:
+            detail = ", ".join(f"{k} {v}" for k, v in p.breakdown.items())
+            print(f"  {p.rank}. seat {p.seat}: {p.score} ({detail})")
+    return 0
+
+
+def cmd_run(_: argparse.Namespace) -> int:
+    config = Config.from_env()
+    try:
+        config.require_token()
+    except MissingToken:
+        print("DISCORD_TOKEN is not set: put it in the environment or in a .env file "
+              "(DISCORD_TOKEN=...) and run again.", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from bot.app import run_bot
+
+    run_bot(config)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Play-by-Chat: board games in Discord.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("run", help="start the bot").set_defaults(func=cmd_run)
+    commands.add_parser("games", help="list the games and their options").set_defaults(func=cmd_games)
+    sim = commands.add_parser("simulate", help="play a whole game with built-in AI players")
+    sim.add_argument("game")
+    sim.add_argument("--players", type=int, default=2)
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    sim.add_argument("--render", metavar="DIR", help="write the board image after every action")
+    sim.add_argument("--json", action="store_true", help="print one JSON object")
+    sim.set_defaults(func=cmd_simulate)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+"""The store interface the table service depends on (SQLite today, room for PostgreSQL)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class VersionConflict(Exception):
+    """The snapshot changed since it was read: another move was committed first."""
+
+
+@dataclass(slots=True)
+class Seat:
+    position: int
+    user_id: int | None  # None: a built-in AI player
+    display: str
+    color: str | None = None
+    eliminated: bool = False
+
+    @property
+    def is_ai(self) -> bool:
+        return self.user_id is None
+
+
+@dataclass(slots=True)
+class TableRecord:
+    id: int
+    guild_id: int | None
+    channel_id: int
+    game: str
+    options: dict[str, Any]
+    status: str  # lobby | playing | finished | aborted
+    host_id: int
+    seed: int
+    created_at: float
+    finished_at: float | None = None
+    seats: list[Seat] = field(default_factory=list)
+
+
+class Store(ABC):
+    @abstractmethod
+    async def open(self) -> None: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def create_table(
+        self, guild_id: int | None, channel_id: int, game: str, options: dict[str, Any], host_id: int,
+        seed: int, created_at: float,
+    ) -> TableRecord:
+        """Raises ``sqlite3.IntegrityError``-like ``ValueError`` if the channel already has an active table."""
+
+    @abstractmethod
+    async def save_seats(self, table_id: int, seats: list[Seat]) -> None: ...
+
+    @abstractmethod
+    async def set_status(self, table_id: int, status: str, finished_at: float | None = None) -> None: ...
+
+    @abstractmethod
+    async def active_tables(self) -> list[TableRecord]: ...
+
+    @abstractmethod
+    async def latest_table(self, channel_id: int) -> TableRecord | None:
+        """The channel's active table, or else its most recent finished one."""
+
+    @abstractmethod
+    async def start_game(self, table_id: int, seats: list[Seat], state: str) -> None:
+        """Save seats, the first snapshot (version 0) and status ``playing`` in one transaction."""
+
+    @abstractmethod
+    async def commit_moves(
+        self, table_id: int, expected_version: int, moves: list[tuple[int, str]], state: str, at: float,
+        status: str | None = None,
+    ) -> int:
+        """Append ``moves`` (seat, notation) and save the snapshot in one transaction, if the stored
+        version is still ``expected_version``; else raise ``VersionConflict``. Returns the new version."""
+
+    @abstractmethod
+    async def snapshot(self, table_id: int) -> tuple[int, str] | None: ...
+
+    @abstractmethod
+    async def moves(self, table_id: int) -> list[tuple[int, int, str, float]]:
+        """(seq, seat, notation, time) in order."""

@@ -1,0 +1,154 @@
+"""The aiosqlite store: WAL mode, numbered migrations applied at start."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from importlib import resources
+from typing import Any
+
+import aiosqlite
+
+from bot.store.base import Seat, Store, TableRecord, VersionConflict
+
+
+def migrations() -> list[tuple[int, str]]:
+    """(number, sql) for every ``NNN_name.sql`` shipped in ``bot/store/migrations``, in order."""
+    found = []
+    for entry in resources.files("bot.store").joinpath("migrations").iterdir():
+        if entry.name.endswith(".sql"):
+            found.append((int(entry.name.split("_", 1)[0]), entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+class SqliteStore(Store):
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._db: aiosqlite.Connection | None = None
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise RuntimeError("store is not open")
+        return self._db
+
+    async def open(self) -> None:
+        self._db = await aiosqlite.connect(self.path)
+        await self.db.execute("PRAGMA journal_mode=WAL")
+        await self.db.execute("PRAGMA foreign_keys=ON")
+        await self.db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across app crashes
+        await self._migrate()
+
+    async def _migrate(self) -> None:
+        async with self.db.execute("PRAGMA user_version") as cursor:
+            (current,) = await cursor.fetchone()
+        for number, sql in migrations():
+            if number > current:
+                await self.db.executescript(f"BEGIN; {sql}; PRAGMA user_version = {number}; COMMIT;")
+
+    async def schema_version(self) -> int:
+        async with self.db.execute("PRAGMA user_version") as cursor:
+            return (await cursor.fetchone())[0]
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    async def create_table(self, guild_id, channel_id, game, options, host_id, seed, created_at) -> TableRecord:
+        try:
+            cursor = await self.db.execute(
+                "INSERT INTO game_tables (guild_id, channel_id, game, options, status, host_id, seed, created_at)"
+                " VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                (guild_id, channel_id, game, json.dumps(options), host_id, seed, created_at),
+            )
+            await self.db.commit()
+        except sqlite3.IntegrityError:
+            await self.db.rollback()
+            raise ValueError("channel already has an active table") from None
+        return TableRecord(cursor.lastrowid, guild_id, channel_id, game, options, "lobby", host_id, seed, created_at)
+
+    async def _write_seats(self, table_id: int, seats: list[Seat]) -> None:
+        await self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
+        await self.db.executemany(
+            "INSERT INTO seats (table_id, position, user_id, display, color, eliminated) VALUES (?, ?, ?, ?, ?, ?)",
+            [(table_id, s.position, s.user_id, s.display, s.color, int(s.eliminated)) for s in seats],
+        )
+
+    async def save_seats(self, table_id: int, seats: list[Seat]) -> None:
+        await self._write_seats(table_id, seats)
+        await self.db.commit()
+
+    async def set_status(self, table_id: int, status: str, finished_at: float | None = None) -> None:
+        await self.db.execute(
+            "UPDATE game_tables SET status = ?, finished_at = ? WHERE id = ?", (status, finished_at, table_id)
+        )
+        await self.db.commit()
+
+    async def _tables(self, where: str, params: tuple[Any, ...]) -> list[TableRecord]:
+        async with self.db.execute(
+            "SELECT id, guild_id, channel_id, game, options, status, host_id, seed, created_at, finished_at"
+            f" FROM game_tables WHERE {where}", params,
+        ) as cursor:
+            rows = await cursor.fetchall()
+        tables = []
+        for row in rows:
+            record = TableRecord(row[0], row[1], row[2], row[3], json.loads(row[4]), *row[5:])
+            async with self.db.execute(
+                "SELECT position, user_id, display, color, eliminated FROM seats WHERE table_id = ?"
+                " ORDER BY position", (record.id,),
+            ) as cursor:
+                record.seats = [Seat(p, u, d, c, bool(e)) for p, u, d, c, e in await cursor.fetchall()]
+            tables.append(record)
+        return tables
+
+    async def active_tables(self) -> list[TableRecord]:
+        return await self._tables("status IN ('lobby', 'playing') ORDER BY id", ())
+
+    async def latest_table(self, channel_id: int) -> TableRecord | None:
+        tables = await self._tables(
+            "channel_id = ? ORDER BY status IN ('lobby', 'playing') DESC, id DESC LIMIT 1", (channel_id,)
+        )
+        return tables[0] if tables else None
+
+    async def start_game(self, table_id: int, seats: list[Seat], state: str) -> None:
+        await self._write_seats(table_id, seats)
+        await self.db.execute(
+            "INSERT INTO snapshots (table_id, version, state) VALUES (?, 0, ?)", (table_id, state)
+        )
+        await self.db.execute("UPDATE game_tables SET status = 'playing' WHERE id = ?", (table_id,))
+        await self.db.commit()
+
+    async def commit_moves(self, table_id, expected_version, moves, state, at, status=None) -> int:
+        new_version = expected_version + len(moves)
+        try:
+            cursor = await self.db.execute(
+                "UPDATE snapshots SET version = ?, state = ? WHERE table_id = ? AND version = ?",
+                (new_version, state, table_id, expected_version),
+            )
+            if cursor.rowcount != 1:
+                raise VersionConflict(f"table {table_id} is not at version {expected_version}")
+            await self.db.executemany(
+                "INSERT INTO moves (table_id, seq, seat, action, created_at) VALUES (?, ?, ?, ?, ?)",
+                [(table_id, expected_version + i + 1, seat, text, at) for i, (seat, text) in enumerate(moves)],
+            )
+            if status is not None:
+                await self.db.execute(
+                    "UPDATE game_tables SET status = ?, finished_at = ? WHERE id = ?", (status, at, table_id)
+                )
+            await self.db.commit()
+        except BaseException:
+            await self.db.rollback()
+            raise
+        return new_version
+
+    async def snapshot(self, table_id: int) -> tuple[int, str] | None:
+        async with self.db.execute("SELECT version, state FROM snapshots WHERE table_id = ?", (table_id,)) as c:
+            row = await c.fetchone()
+        return (row[0], row[1]) if row else None
+
+    async def moves(self, table_id: int) -> list[tuple[int, int, str, float]]:
+        async with self.db.execute(
+            "SELECT seq, seat, action, created_at FROM moves WHERE table_id = ? ORDER BY seq", (table_id,)
+        ) as cursor:
+            return [tuple(row) for row in await cursor.fetchall()]

@@ -1,0 +1,247 @@
+"""The table service: lobby, seats, turns and permissions, over a store. No Discord in here.
+
+Every state change of a table happens under that table's lock; a move is applied to a copy
+of the state restored from JSON, committed with a version check, and only then becomes the live state,
+so a rejected or failed move changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.store import Seat, Store, TableRecord, VersionConflict
+from games import registry
+from games.ai import RandomAI
+from games.core import Event, Game, IllegalAction
+
+
+class TableError(Exception):
+    """A refusal the user sees, localised by the bot as ``error.<code>``."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+
+@dataclass(slots=True)
+class Table:
+    record: TableRecord
+    game: Game
+    state: Any = None  # the engine state once playing
+    version: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    @property
+    def seats(self) -> list[Seat]:
+        return self.record.seats
+
+    def seat_of(self, user_id: int) -> Seat | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+
+@dataclass(slots=True)
+class MoveOutcome:
+    table: Table
+    moves: list[tuple[int, str]]  # (seat, notation) applied, the player's first, then any AI replies
+    events: list[tuple[int, Event]]
+    finished: bool
+    next_seats: list[int]
+
+
+class TableService:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+        self.tables: dict[int, Table] = {}  # channel id -> active table
+
+    async def load(self) -> None:
+        """Rebuild the cache of active tables from the store (at start)."""
+        self.tables.clear()
+        for record in await self.store.active_tables():
+            table = Table(record, registry.get(record.game))
+            if record.status == "playing":
+                snapshot = await self.store.snapshot(record.id)
+                if snapshot is not None:
+                    table.version, state = snapshot
+                    table.state = table.game.from_json(json.loads(state))
+            self.tables[record.channel_id] = table
+
+    def table(self, channel_id: int) -> Table:
+        table = self.tables.get(channel_id)
+        if table is None:
+            raise TableError("no_table")
+        return table
+
+    # -- lobby ----------------------------------------------------------------------------------
+    async def create(
+        self, guild_id: int | None, channel_id: int, game_key: str, host_id: int, host_name: str,
+        options: dict[str, Any] | None = None, seed: int | None = None,
+    ) -> Table:
+        if channel_id in self.tables:
+            raise TableError("table_exists")
+        if not registry.has(game_key):
+            raise TableError("unknown_game", game=game_key)
+        game = registry.get(game_key)
+        parsed = game.parse_options(options)  # InvalidOptions is an IllegalAction: the caller localises it
+        stored = {spec.name: spec.format(parsed[spec.name]) for spec in game.option_specs}
+        seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+        try:
+            record = await self.store.create_table(guild_id, channel_id, game_key, stored, host_id, seed, self.clock())
+        except ValueError:
+            raise TableError("table_exists") from None
+        record.seats = [Seat(0, host_id, host_name)]
+        await self.store.save_seats(record.id, record.seats)
+        table = Table(record, game)
+        self.tables[channel_id] = table
+        return table
+
+    def _lobby(self, channel_id: int) -> Table:
+        table = self.table(channel_id)
+        if table.record.status != "lobby":
+            raise TableError("already_started")
+        return table
+
+    async def _reseat(self, table: Table, seats: list[Seat]) -> None:
+        for position, seat in enumerate(seats):
+            seat.position = position
+        await self.store.save_seats(table.record.id, seats)
+        table.record.seats = seats
+
+    async def join(self, channel_id: int, user_id: int, name: str) -> Table:
+        table = self._lobby(channel_id)
+        async with table.lock:
+            if table.seat_of(user_id):
+                raise TableError("already_seated")
+            if len(table.seats) >= table.game.max_players:
+                raise TableError("table_full", maximum=table.game.max_players)
+            await self._reseat(table, [*table.seats, Seat(0, user_id, name)])
+        return table
+
+    async def leave(self, channel_id: int, user_id: int) -> Table:
+        table = self._lobby(channel_id)
+        async with table.lock:
+            if not table.seat_of(user_id):
+                raise TableError("not_seated")
+            if user_id == table.record.host_id:
+                raise TableError("host_cannot_leave")
+            await self._reseat(table, [s for s in table.seats if s.user_id != user_id])
+        return table
+
+    async def add_ai(self, channel_id: int, user_id: int) -> Table:
+        table = self._lobby(channel_id)
+        self._require_host(table, user_id, manage_channels=False)
+        async with table.lock:
+            if len(table.seats) >= table.game.max_players:
+                raise TableError("table_full", maximum=table.game.max_players)
+            number = sum(1 for s in table.seats if s.is_ai) + 1
+            await self._reseat(table, [*table.seats, Seat(0, None, f"AI {number}")])
+        return table
+
+    async def remove_ai(self, channel_id: int, user_id: int) -> Table:
+        table = self._lobby(channel_id)
+        self._require_host(table, user_id, manage_channels=False)
+        async with table.lock:
+            ai_seats = [s for s in table.seats if s.is_ai]
+            if not ai_seats:
+                raise TableError("no_ai_seat")
+            await self._reseat(table, [s for s in table.seats if s is not ai_seats[-1]])
+        return table
+
+    def _require_host(self, table: Table, user_id: int, manage_channels: bool) -> None:
+        if user_id != table.record.host_id and not manage_channels:
+            raise TableError("host_only")
+
+    async def start(self, channel_id: int, user_id: int) -> MoveOutcome:
+        table = self._lobby(channel_id)
+        self._require_host(table, user_id, manage_channels=False)
+        async with table.lock:
+            count = len(table.seats)
+            if not table.game.min_players <= count <= table.game.max_players:
+                raise TableError("player_count", count=count, minimum=table.game.min_players,
+                                 maximum=table.game.max_players)
+            state = table.game.setup(count, table.record.options, table.record.seed)
+            await self.store.start_game(table.record.id, table.seats, json.dumps(table.game.to_json(state)))
+            table.state, table.version, table.record.status = state, 0, "playing"
+            # AI seats that open the game move at once.
+            return await self._commit(table, state, [], [])
+
+    async def abort(self, channel_id: int, user_id: int, manage_channels: bool = False) -> Table:
+        table = self.table(channel_id)
+        self._require_host(table, user_id, manage_channels)
+        async with table.lock:
+            await self.store.set_status(table.record.id, "aborted", self.clock())
+            table.record.status = "aborted"
+            del self.tables[channel_id]
+        return table
+
+    # -- play -----------------------------------------------------------------------------------
+    async def act(self, channel_id: int, user_id: int, notation: str, expected_version: int | None = None) -> MoveOutcome:
+        """Apply one move of ``user_id``. ``expected_version`` (from a button posted at that version)
+        turns a stale second click into ``already_played`` instead of a move in a later position."""
+        table = self.table(channel_id)
+        if table.record.status != "playing":
+            raise TableError("not_started")
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("not_seated")
+        async with table.lock:
+            if expected_version is not None and expected_version != table.version:
+                raise TableError("already_played")
+            game = table.game
+            if game.is_over(table.state):
+                raise TableError("game_over")
+            if seat.position not in game.to_act(table.state):
+                raise TableError("not_your_turn")
+            action = game.parse(notation)
+            working = game.from_json(game.to_json(table.state))
+            events = game.apply(working, seat.position, action)  # IllegalAction propagates untouched
+            moves = [(seat.position, game.format(action))]
+            return await self._commit(table, working, moves, [(seat.position, e) for e in events])
+
+    async def _commit(self, table: Table, working: Any, moves: list[tuple[int, str]],
+                      events: list[tuple[int, Event]]) -> MoveOutcome:
+        """Let AI seats reply, then store everything in one transaction and make it live."""
+        game = table.game
+        ai = RandomAI(table.record.seed + table.version + len(moves))
+        by_position = {s.position: s for s in table.seats}
+        while not game.is_over(working):
+            to_act = game.to_act(working)
+            if not to_act or not by_position[to_act[0]].is_ai:
+                break
+            ai_seat = to_act[0]
+            action = ai.choose(game, working, ai_seat)
+            events += [(ai_seat, e) for e in game.apply(working, ai_seat, action)]
+            moves.append((ai_seat, game.format(action)))
+        finished = game.is_over(working)
+        if moves or finished:
+            try:
+                table.version = await self.store.commit_moves(
+                    table.record.id, table.version, moves, json.dumps(game.to_json(working)), self.clock(),
+                    status="finished" if finished else None,
+                )
+            except VersionConflict:
+                raise TableError("already_played") from None
+        table.state = working
+        if finished:
+            table.record.status = "finished"
+            self.tables.pop(table.record.channel_id, None)
+        return MoveOutcome(table, moves, events, finished, [] if finished else game.to_act(working))
+
+    def legal_notations(self, channel_id: int, user_id: int) -> list[str]:
+        table = self.tables.get(channel_id)
+        if table is None or table.state is None:
+            return []
+        seat = table.seat_of(user_id)
+        if seat is None:
+            return []
+        return [table.game.format(a) for a in table.game.legal_actions(table.state, seat.position)]
+
+
+__all__ = ["IllegalAction", "MoveOutcome", "Table", "TableError", "TableService"]

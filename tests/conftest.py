@@ -1,0 +1,10 @@
+import pytest
+
+from games import registry
+
+registry.register("nim", "tests.nim:GAME")
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return str(tmp_path / "tables.sqlite3")
