@@ -15,7 +15,7 @@ from games.core import IllegalAction
 
 
 def cmd_games(_: argparse.Namespace) -> int:
-    game_keys = registry.keys()
+    game_keys = registry.game_keys()
     if not game_keys:
         print("No games registered yet.")
     for key in game_keys:
@@ -29,7 +29,7 @@ def cmd_games(_: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     if not registry.has(args.game):
-        print(f"Unknown game {args.game!r}; known: {', '.join(registry.keys()) or 'none'}", file=sys.stderr)
+        print(f"Unknown game {args.game!r}; known: {', '.join(registry.game_keys()) or 'none'}", file=sys.stderr)
         return 2
     game = registry.get(args.game)
     options = dict(item.split("=", 1) for item in args.option)

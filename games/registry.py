@@ -11,12 +11,17 @@ _GAMES: dict[str, str] = {
 }
 
 
-def keys() -> list[str]:
+def game_keys() -> list[str]:
     return list(_GAMES)
 
 
 def has(key: str) -> bool:
     return key in _GAMES
+
+
+def module_name(key: str) -> str:
+    """The module (normally the game's package) that holds the game; its ``locales/`` has its texts."""
+    return _GAMES[key].partition(":")[0]
 
 
 @cache
