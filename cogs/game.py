@@ -1,0 +1,300 @@
+"""``/game``: tables in a channel for every game. Thin: the table service does the work."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import uuid
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.i18n import pick_locale, t
+from bot.tables import MoveOutcome, Table, TableError
+from games import registry
+from games.core import IllegalAction
+from rendering import render_board
+
+log = logging.getLogger(__name__)
+
+
+def locale_of(interaction: discord.Interaction) -> str:
+    return pick_locale(str(interaction.locale.value) if interaction.locale else None,
+                       str(interaction.guild_locale.value) if interaction.guild_locale else None)
+
+
+def error_text(locale: str, error: Exception, game_key: str | None = None) -> str:
+    if isinstance(error, TableError):
+        return t(locale, f"error.{error.code}", **error.params)
+    if isinstance(error, IllegalAction):
+        for key in (f"{game_key}.error.{error.code}", f"error.{error.code}"):
+            text = t(locale, key, **error.params)
+            if text != key:
+                return text
+        return t(locale, "error.illegal", code=error.code)
+    error_id = uuid.uuid4().hex[:8]
+    log.exception("unexpected error %s", error_id, exc_info=error)
+    return t(locale, "error.unexpected", error_id=error_id)
+
+
+async def answer(interaction: discord.Interaction, text: str, ephemeral: bool = True) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=ephemeral)
+    else:
+        await interaction.response.send_message(text, ephemeral=ephemeral)
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """``key=value key2=a,b`` -> dict; malformed pieces become an unknown option the game refuses."""
+    options: dict[str, str] = {}
+    for piece in (text or "").split():
+        key, _, value = piece.partition("=")
+        options[key.strip().lower()] = value.strip()
+    return options
+
+
+def seat_names(table: Table) -> list[str]:
+    return [s.display for s in table.seats]
+
+
+def lobby_embed(table: Table, locale: str) -> discord.Embed:
+    name = table.game.names.get(locale, table.game.key)
+    embed = discord.Embed(title=t(locale, "lobby.title", game=name), colour=discord.Colour.blurple())
+    host = next((s.display for s in table.seats if s.user_id == table.record.host_id), "?")
+    embed.description = t(locale, "lobby.host", host=host)
+    embed.add_field(name=t(locale, "lobby.seats"), value="\n".join(f"{i + 1}. {n}" for i, n in enumerate(seat_names(table))))
+    options = ", ".join(f"{k}={v}" for k, v in table.record.options.items())
+    if options:
+        embed.set_footer(text=options)
+    return embed
+
+
+class LobbyView(discord.ui.View):
+    """Join / Leave / Start. Fixed custom ids and no timeout: the buttons keep working after a restart
+    (the channel identifies the table)."""
+
+    def __init__(self, cog: GameCog, locale: str = "en") -> None:
+        super().__init__(timeout=None)
+        self.cog = cog
+        for child, key in zip(self.children, ("button.join", "button.leave", "button.start"), strict=True):
+            child.label = t(locale, key)
+
+    @discord.ui.button(label="Join", style=discord.ButtonStyle.success, custom_id="pbc:lobby:join")
+    async def join(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+        await self.cog.lobby_change(interaction, "join")
+
+    @discord.ui.button(label="Leave", style=discord.ButtonStyle.secondary, custom_id="pbc:lobby:leave")
+    async def leave(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+        await self.cog.lobby_change(interaction, "leave")
+
+    @discord.ui.button(label="Start", style=discord.ButtonStyle.primary, custom_id="pbc:lobby:start")
+    async def start(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+        await self.cog.start_game(interaction)
+
+
+async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    locale = locale_of(interaction)
+    return [app_commands.Choice(name=registry.get(k).names.get(locale, k), value=k)
+            for k in registry.game_keys() if current.lower() in k][:25]
+
+
+class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play board games in this channel")):
+    ai = app_commands.Group(name=_("ai"), description=_("AI seats"))
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.service = bot.tables
+        bot.add_view(LobbyView(self))
+        super().__init__()
+
+    # -- lobby --------------------------------------------------------------------------------
+    @app_commands.command(name=_("new"), description=_("Open a game table in this channel"))
+    @app_commands.describe(game=_("Which game"), options=_("Options as key=value, space separated"))
+    @app_commands.rename(game=_("game"), options=_("options"))
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def new(self, interaction: discord.Interaction, game: str, options: str | None = None) -> None:
+        locale = locale_of(interaction)
+        try:
+            table = await self.service.create(interaction.guild_id, interaction.channel_id, game, interaction.user.id,
+                                              interaction.user.display_name, parse_options(options))
+        except (TableError, IllegalAction) as error:
+            return await answer(interaction, error_text(locale, error, game))
+        await interaction.response.send_message(embed=lobby_embed(table, locale), view=LobbyView(self, locale))
+
+    async def lobby_change(self, interaction: discord.Interaction, change: str) -> None:
+        locale = locale_of(interaction)
+        try:
+            if change == "join":
+                table = await self.service.join(interaction.channel_id, interaction.user.id, interaction.user.display_name)
+            else:
+                table = await self.service.leave(interaction.channel_id, interaction.user.id)
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error))
+        if interaction.message is not None:
+            await interaction.response.edit_message(embed=lobby_embed(table, locale), view=LobbyView(self, locale))
+        else:
+            key = "lobby.joined" if change == "join" else "lobby.left"
+            await interaction.response.send_message(t(locale, key, player=interaction.user.display_name),
+                                                    embed=lobby_embed(table, locale))
+
+    @app_commands.command(name=_("join"), description=_("Take a seat at this channel's table"))
+    async def join(self, interaction: discord.Interaction) -> None:
+        await self.lobby_change(interaction, "join")
+
+    @app_commands.command(name=_("leave"), description=_("Leave this channel's table before it starts"))
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await self.lobby_change(interaction, "leave")
+
+    @app_commands.command(name=_("start"), description=_("Start the game (host)"))
+    async def start(self, interaction: discord.Interaction) -> None:
+        await self.start_game(interaction)
+
+    async def start_game(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        try:
+            outcome = await self.service.start(interaction.channel_id, interaction.user.id)
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error))
+        await interaction.response.defer()
+        table = outcome.table
+        seats = ", ".join(seat_names(table))
+        await self.post_board(interaction, outcome, t(locale, "game.started", game=table.game.names.get(locale, table.game.key), seats=seats), locale)
+
+    @ai.command(name=_("add"), description=_("Add an AI seat (host)"))
+    async def ai_add(self, interaction: discord.Interaction) -> None:
+        await self._ai(interaction, add=True)
+
+    @ai.command(name=_("remove"), description=_("Remove an AI seat (host)"))
+    async def ai_remove(self, interaction: discord.Interaction) -> None:
+        await self._ai(interaction, add=False)
+
+    async def _ai(self, interaction: discord.Interaction, add: bool) -> None:
+        locale = locale_of(interaction)
+        try:
+            change = self.service.add_ai if add else self.service.remove_ai
+            table = await change(interaction.channel_id, interaction.user.id)
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error))
+        await interaction.response.send_message(embed=lobby_embed(table, locale))
+
+    @app_commands.command(name=_("abort"), description=_("Close this channel's table (host or Manage Channels)"))
+    async def abort(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        permissions = getattr(interaction, "permissions", None)
+        manage = bool(permissions and permissions.manage_channels)
+        try:
+            await self.service.abort(interaction.channel_id, interaction.user.id, manage_channels=manage)
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error))
+        await interaction.response.send_message(t(locale, "lobby.aborted", player=interaction.user.display_name))
+
+    # -- play ---------------------------------------------------------------------------------
+    async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        notations = self.service.legal_notations(interaction.channel_id, interaction.user.id)
+        wanted = current.lower().strip()
+        return [app_commands.Choice(name=n[:100], value=n[:100]) for n in notations if wanted in n.lower()][:25]
+
+    @app_commands.command(name=_("move"), description=_("Make a move in the game's notation"))
+    @app_commands.describe(action=_("The move; start typing to see the legal ones"))
+    @app_commands.rename(action=_("action"))
+    @app_commands.autocomplete(action=move_autocomplete)
+    async def move(self, interaction: discord.Interaction, action: str) -> None:
+        await self.play(interaction, action)
+
+    async def play(self, interaction: discord.Interaction, notation: str, expected_version: int | None = None) -> None:
+        locale = locale_of(interaction)
+        table = self.service.tables.get(interaction.channel_id)
+        try:
+            outcome = await self.service.act(interaction.channel_id, interaction.user.id, notation, expected_version)
+        except (TableError, IllegalAction) as error:
+            return await answer(interaction, error_text(locale, error, table.game.key if table else None))
+        except Exception as error:  # the move did not commit; tell the player with an id
+            return await answer(interaction, error_text(locale, error))
+        await interaction.response.defer()
+        await self.post_board(interaction, outcome, None, locale)
+
+    async def post_board(self, interaction: discord.Interaction, outcome: MoveOutcome, headline: str | None,
+                         locale: str) -> None:
+        """After a committed move: what happened, the standings, whose turn (a mention of that player only)
+        and the board image, rendered off the event loop."""
+        table = outcome.table
+        game = table.game
+        names = seat_names(table)
+        lines = [headline] if headline else []
+        for seat, notation in outcome.moves:
+            lines.append(t(locale, "game.move", player=names[seat], move=notation))
+        for _seat, event in outcome.events:
+            params = {k: (names[v] if (k == "seat" or k.endswith("_seat")) and isinstance(v, int) else v)
+                      for k, v in event.params.items()}
+            text = t(locale, f"{game.key}.event.{event.code}", **params)
+            if text != f"{game.key}.event.{event.code}":
+                lines.append(text)
+        embed = discord.Embed(description="\n".join(lines)[:4000] or None, colour=discord.Colour.green())
+        result = game.result(table.state)
+        embed.add_field(name=t(locale, "game.standings"),
+                        value="\n".join(f"{p.rank}. {names[p.seat]}: {p.score}" for p in result.ranking))
+        mention_ids = [table.seats[s].user_id for s in outcome.next_seats if table.seats[s].user_id]
+        content = t(locale, "game.over") if outcome.finished else " ".join(f"<@{u}>" for u in mention_ids) or None
+        image = await asyncio.to_thread(render_board, game.key, game.view(table.state, None), locale)
+        embed.set_image(url="attachment://board.png")
+        await interaction.followup.send(
+            content=content, embed=embed, file=discord.File(io.BytesIO(image), "board.png"),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in mention_ids],
+                                                     everyone=False, roles=False),
+        )
+
+    @app_commands.command(name=_("status"), description=_("Who is seated and whose turn it is"))
+    async def status(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        table = self.service.tables.get(interaction.channel_id)
+        if table is None:
+            return await answer(interaction, error_text(locale, TableError("no_table")))
+        names = seat_names(table)
+        if table.state is None:
+            text = t(locale, "game.status_lobby", seats=", ".join(names))
+        else:
+            to_act = ", ".join(names[s] for s in table.game.to_act(table.state))
+            text = t(locale, "game.status_playing", version=table.version, players=to_act)
+        await answer(interaction, text)
+
+    @app_commands.command(name=_("board"), description=_("Show the current board"))
+    async def board(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        table = self.service.tables.get(interaction.channel_id)
+        if table is None or table.state is None:
+            return await answer(interaction, error_text(locale, TableError("no_table" if table is None else "not_started")))
+        await interaction.response.defer(ephemeral=True)
+        image = await asyncio.to_thread(render_board, table.game.key, table.game.view(table.state, None), locale)
+        await interaction.followup.send(file=discord.File(io.BytesIO(image), "board.png"), ephemeral=True)
+
+    @app_commands.command(name=_("history"), description=_("The moves of this channel's latest game"))
+    async def history(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        record = await self.service.store.latest_table(interaction.channel_id)
+        if record is None:
+            return await answer(interaction, error_text(locale, TableError("no_table")))
+        names = {s.position: s.display for s in record.seats}
+        moves = await self.service.store.moves(record.id)
+        lines = [f"{seq}. {names.get(seat, seat)}: {text}" for seq, seat, text, _ in moves[-40:]]
+        await answer(interaction, "\n".join(lines) if lines else t(locale, "game.no_history"))
+
+    @app_commands.command(name=_("rules"), description=_("Player counts and options of a game"))
+    @app_commands.describe(game=_("Which game"))
+    @app_commands.rename(game=_("game"))
+    @app_commands.autocomplete(game=game_autocomplete)
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        locale = locale_of(interaction)
+        if not registry.has(game):
+            return await answer(interaction, error_text(locale, TableError("unknown_game", game=game)))
+        engine = registry.get(game)
+        options = ", ".join(f"{s.name}={s.format(s.default)}" for s in engine.option_specs) or "-"
+        await answer(interaction, t(locale, "game.rules", game=engine.names.get(locale, game),
+                                    minimum=engine.min_players, maximum=engine.max_players, options=options))
+
+
+async def setup(bot: Any) -> None:
+    await bot.add_cog(GameCog(bot))
