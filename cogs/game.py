@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.discord_calls import deliver
 from bot.i18n import pick_locale, t
 from bot.tables import MoveOutcome, Table, TableError
 from games import registry
@@ -241,11 +242,10 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         content = t(locale, "game.over") if outcome.finished else " ".join(f"<@{u}>" for u in mention_ids) or None
         image = await asyncio.to_thread(render_board, game.key, game.view(table.state, None), locale)
         embed.set_image(url="attachment://board.png")
-        await interaction.followup.send(
-            content=content, embed=embed, file=discord.File(io.BytesIO(image), "board.png"),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in mention_ids],
-                                                     everyone=False, roles=False),
-        )
+        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in mention_ids], everyone=False, roles=False)
+        await deliver(lambda: interaction.followup.send(
+            content=content, embed=embed, file=discord.File(io.BytesIO(image), "board.png"), allowed_mentions=mentions,
+        ))
 
     @app_commands.command(name=_("status"), description=_("Who is seated and whose turn it is"))
     async def status(self, interaction: discord.Interaction) -> None:
