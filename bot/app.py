@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.clock import TurnClock
 from bot.config import Config
 from bot.i18n import LOCALES, catalog
 from bot.store import SqliteStore, Store
@@ -45,6 +46,7 @@ class PlayByChatBot(commands.Bot):
         self.config = config
         self.store = store or SqliteStore(config.database_path)
         self.tables = TableService(self.store)
+        self.clock: TurnClock | None = None
 
     async def setup_hook(self) -> None:
         await self.store.open()
@@ -54,6 +56,8 @@ class PlayByChatBot(commands.Bot):
         for key in registry.game_keys():  # a game's own cog, when it has one
             if importlib.util.find_spec(f"cogs.{key}") is not None:
                 await self.load_extension(f"cogs.{key}")
+        self.clock = TurnClock(self.tables, self.get_cog("GameCog").announce_timeout)
+        self.clock.start()
         if self.config.dev_guild_id:
             guild = discord.Object(self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -62,6 +66,8 @@ class PlayByChatBot(commands.Bot):
             await self.tree.sync()
 
     async def close(self) -> None:
+        if self.clock is not None:
+            await self.clock.stop()
         await super().close()
         await self.store.close()
 

@@ -53,6 +53,25 @@ class MoveOutcome:
     events: list[tuple[int, Event]]
     finished: bool
     next_seats: list[int]
+    timeout: str | None = None  # "default" (first missed deadline) or "eliminated" (second)
+    timed_out_seat: int | None = None
+
+
+ELIMINATED = "@eliminated"  # move-log entry for a seat removed by the clock or a host
+MIN_TURN_SECONDS, MAX_TURN_SECONDS = 30, 14 * 86400
+
+
+def parse_duration(text: str) -> int:
+    """``90s``, ``10m``, ``24h``, ``3d`` or plain seconds -> seconds within the allowed turn times."""
+    text = text.strip().lower()
+    units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+    try:
+        seconds = int(float(text[:-1]) * units[text[-1]]) if text and text[-1] in units else int(text)
+    except (ValueError, KeyError):
+        raise TableError("bad_duration", value=text) from None
+    if not MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS:
+        raise TableError("bad_duration", value=text)
+    return seconds
 
 
 class TableService:
@@ -60,7 +79,7 @@ class TableService:
         self.store = store
         self.clock = clock
         self.tables: dict[int, Table] = {}  # channel id -> active table
-
+        self.on_deadline_change: Callable[[], None] = lambda: None  # wakes the turn clock
     async def load(self) -> None:
         """Rebuild the cache of active tables from the store (at start)."""
         self.tables.clear()
@@ -82,7 +101,7 @@ class TableService:
     # -- lobby ----------------------------------------------------------------------------------
     async def create(
         self, guild_id: int | None, channel_id: int, game_key: str, host_id: int, host_name: str,
-        options: dict[str, Any] | None = None, seed: int | None = None,
+        options: dict[str, Any] | None = None, seed: int | None = None, turn_seconds: int = 86400,
     ) -> Table:
         if channel_id in self.tables:
             raise TableError("table_exists")
@@ -97,7 +116,9 @@ class TableService:
         except ValueError:
             raise TableError("table_exists") from None
         record.seats = [Seat(0, host_id, host_name)]
+        record.turn_seconds = turn_seconds
         await self.store.save_seats(record.id, record.seats)
+        await self.store.set_clock(record.id, None, turn_seconds)
         table = Table(record, game)
         self.tables[channel_id] = table
         return table
@@ -170,7 +191,7 @@ class TableService:
             await self.store.start_game(table.record.id, table.seats, json.dumps(table.game.to_json(state)))
             table.state, table.version, table.record.status = state, 0, "playing"
             # AI seats that open the game move at once.
-            return await self._commit(table, state, [], [])
+            return await self._commit(table, state, [], [], before=[])
 
     async def abort(self, channel_id: int, user_id: int, manage_channels: bool = False) -> Table:
         table = self.table(channel_id)
@@ -203,10 +224,53 @@ class TableService:
             working = game.from_json(game.to_json(table.state))
             events = game.apply(working, seat.position, action)  # IllegalAction propagates untouched
             moves = [(seat.position, game.format(action))]
-            return await self._commit(table, working, moves, [(seat.position, e) for e in events])
+            return await self._commit(table, working, moves, [(seat.position, e) for e in events],
+                                      before=game.to_act(table.state))
+
+    async def expire(self, channel_id: int) -> MoveOutcome | None:
+        """The deadline of the seat to move has passed: the first time, the game's default action is
+        played for it; the second time, it is eliminated and the game goes on without it."""
+        table = self.tables.get(channel_id)
+        if table is None or table.state is None:
+            return None
+        async with table.lock:
+            deadline = table.record.deadline
+            owner = table.game.turn_owner(table.state)
+            if deadline is None or self.clock() < deadline or owner is None:
+                return None
+            game, seat = table.game, table.seats[owner]
+            seat.timeouts += 1
+            working = game.from_json(game.to_json(table.state))
+            moves: list[tuple[int, str]] = []
+            events: list[tuple[int, Event]] = []
+            if seat.timeouts == 1:
+                # A turn may take several actions (tile, then figure, then confirm): play them all.
+                while not game.is_over(working) and game.turn_owner(working) == owner and len(moves) < 50:
+                    action = game.default_action(working, owner)
+                    events += [(owner, e) for e in game.apply(working, owner, action)]
+                    moves.append((owner, game.format(action)))
+                kind = "default"
+            else:
+                events += [(owner, e) for e in game.eliminate(working, owner)]
+                moves.append((owner, ELIMINATED))
+                seat.eliminated = True
+                kind = "eliminated"
+            await self.store.save_seats(table.record.id, table.seats)
+            outcome = await self._commit(table, working, moves, events, before=[owner])
+            outcome.timeout, outcome.timed_out_seat = kind, owner
+            return outcome
+
+    def next_deadline(self) -> float | None:
+        """The earliest running deadline over all tables (the clock sleeps until then)."""
+        deadlines = [t.record.deadline for t in self.tables.values() if t.record.deadline is not None]
+        return min(deadlines, default=None)
+
+    def due(self) -> list[int]:
+        now = self.clock()
+        return [c for c, t in self.tables.items() if t.record.deadline is not None and t.record.deadline <= now]
 
     async def _commit(self, table: Table, working: Any, moves: list[tuple[int, str]],
-                      events: list[tuple[int, Event]]) -> MoveOutcome:
+                      events: list[tuple[int, Event]], before: list[int]) -> MoveOutcome:
         """Let AI seats reply, then store everything in one transaction and make it live."""
         game = table.game
         ai = RandomAI(table.record.seed + table.version + len(moves))
@@ -232,7 +296,20 @@ class TableService:
         if finished:
             table.record.status = "finished"
             self.tables.pop(table.record.channel_id, None)
+        await self._arm_clock(table, before, [] if finished else game.to_act(working))
         return MoveOutcome(table, moves, events, finished, [] if finished else game.to_act(working))
+
+    async def _arm_clock(self, table: Table, before: list[int], after: list[int]) -> None:
+        """A new turn (the seats to act changed) gets a fresh deadline; no one to act, no deadline."""
+        if not after:
+            deadline = None
+        elif after != before or table.record.deadline is None:
+            deadline = self.clock() + table.record.turn_seconds
+        else:
+            return
+        table.record.deadline = deadline
+        await self.store.set_clock(table.record.id, deadline)
+        self.on_deadline_change()
 
     def legal_notations(self, channel_id: int, user_id: int) -> list[str]:
         table = self.tables.get(channel_id)

@@ -6,6 +6,7 @@ import asyncio
 import io
 import logging
 import uuid
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -15,7 +16,7 @@ from discord.ext import commands
 
 from bot.discord_calls import deliver
 from bot.i18n import pick_locale, t
-from bot.tables import MoveOutcome, Table, TableError
+from bot.tables import MoveOutcome, Table, TableError, parse_duration
 from games import registry
 from games.core import IllegalAction
 from rendering import render_board
@@ -114,14 +115,18 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
 
     # -- lobby --------------------------------------------------------------------------------
     @app_commands.command(name=_("new"), description=_("Open a game table in this channel"))
-    @app_commands.describe(game=_("Which game"), options=_("Options as key=value, space separated"))
-    @app_commands.rename(game=_("game"), options=_("options"))
+    @app_commands.describe(game=_("Which game"), options=_("Options as key=value, space separated"),
+                           turn_time=_("Time per turn: 90s, 10m, 24h, 3d (default 24h)"))
+    @app_commands.rename(game=_("game"), options=_("options"), turn_time=_("turn_time"))
     @app_commands.autocomplete(game=game_autocomplete)
-    async def new(self, interaction: discord.Interaction, game: str, options: str | None = None) -> None:
+    async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
+                  turn_time: str | None = None) -> None:
         locale = locale_of(interaction)
         try:
+            seconds = parse_duration(turn_time) if turn_time else 86400
             table = await self.service.create(interaction.guild_id, interaction.channel_id, game, interaction.user.id,
-                                              interaction.user.display_name, parse_options(options))
+                                              interaction.user.display_name, parse_options(options),
+                                              turn_seconds=seconds)
         except (TableError, IllegalAction) as error:
             return await answer(interaction, error_text(locale, error, game))
         await interaction.response.send_message(embed=lobby_embed(table, locale), view=LobbyView(self, locale))
@@ -220,8 +225,23 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
 
     async def post_board(self, interaction: discord.Interaction, outcome: MoveOutcome, headline: str | None,
                          locale: str) -> None:
-        """After a committed move: what happened, the standings, whose turn (a mention of that player only)
-        and the board image, rendered off the event loop."""
+        await self.send_board(interaction.followup.send, outcome, headline, locale)
+
+    async def announce_timeout(self, outcome: MoveOutcome) -> None:
+        """Called by the turn clock: say what the clock did, in the table's channel."""
+        table = outcome.table
+        channel = self.bot.get_channel(table.record.channel_id)
+        if channel is None:
+            channel = await self.bot.fetch_channel(table.record.channel_id)
+        guild_locale = str(channel.guild.preferred_locale.value) if getattr(channel, "guild", None) else None
+        locale = pick_locale(guild_locale)
+        player = table.seats[outcome.timed_out_seat].display
+        headline = t(locale, f"clock.{outcome.timeout}", player=player)
+        await self.send_board(channel.send, outcome, headline, locale)
+
+    async def send_board(self, send: Any, outcome: MoveOutcome, headline: str | None, locale: str) -> None:
+        """After a committed move: what happened, the standings, whose turn (a mention of that player only,
+        with the deadline) and the board image, rendered off the event loop."""
         table = outcome.table
         game = table.game
         names = seat_names(table)
@@ -240,10 +260,13 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
                         value="\n".join(f"{p.rank}. {names[p.seat]}: {p.score}" for p in result.ranking))
         mention_ids = [table.seats[s].user_id for s in outcome.next_seats if table.seats[s].user_id]
         content = t(locale, "game.over") if outcome.finished else " ".join(f"<@{u}>" for u in mention_ids) or None
+        if not outcome.finished and table.record.deadline is not None:
+            when = discord.utils.format_dt(datetime.fromtimestamp(table.record.deadline, tz=UTC), "R")
+            content = f"{content or ''} {t(locale, 'clock.deadline', when=when)}".strip()
         image = await asyncio.to_thread(render_board, game.key, game.view(table.state, None), locale)
         embed.set_image(url="attachment://board.png")
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in mention_ids], everyone=False, roles=False)
-        await deliver(lambda: interaction.followup.send(
+        await deliver(lambda: send(
             content=content, embed=embed, file=discord.File(io.BytesIO(image), "board.png"), allowed_mentions=mentions,
         ))
 

@@ -18,6 +18,7 @@ class Seat:
     display: str
     color: str | None = None
     eliminated: bool = False
+    timeouts: int = 0  # deadlines missed so far
 
     @property
     def is_ai(self) -> bool:
@@ -37,6 +38,8 @@ class TableRecord:
     created_at: float
     finished_at: float | None = None
     seats: list[Seat] = field(default_factory=list)
+    turn_seconds: int = 86400
+    deadline: float | None = None
 
 
 class Store(ABC):
@@ -77,6 +80,9 @@ class Store(ABC):
     ) -> int:
         """Append ``moves`` (seat, notation) and save the snapshot in one transaction, if the stored
         version is still ``expected_version``; else raise ``VersionConflict``. Returns the new version."""
+
+    @abstractmethod
+    async def set_clock(self, table_id: int, deadline: float | None, turn_seconds: int | None = None) -> None: ...
 
     @abstractmethod
     async def snapshot(self, table_id: int) -> tuple[int, str] | None: ...

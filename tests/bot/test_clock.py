@@ -1,0 +1,139 @@
+"""Turn clock with an injected clock: no sleeping."""
+
+import asyncio
+
+import pytest
+
+from bot.clock import TurnClock
+from bot.store import SqliteStore
+from bot.tables import ELIMINATED, TableError, TableService, parse_duration
+
+CHANNEL, ALICE, BOB, CAROL = 10, 1, 2, 3
+
+
+class FakeTime:
+    def __init__(self):
+        self.now = 1_000.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+async def setup(db_path):
+    store = SqliteStore(db_path)
+    await store.open()
+    now = FakeTime()
+    service = TableService(store, clock=now)
+    yield service, now, store
+    await store.close()
+
+
+async def start_three(service, turn_seconds=60):
+    await service.create(1, CHANNEL, "nim", ALICE, "alice", {"pile": "30"}, seed=1, turn_seconds=turn_seconds)
+    await service.join(CHANNEL, BOB, "bob")
+    await service.join(CHANNEL, CAROL, "carol")
+    await service.start(CHANNEL, ALICE)
+    return service.table(CHANNEL)
+
+
+def test_turn_time_parsing():
+    assert [parse_duration(x) for x in ("90s", "10m", "24h", "3d", "45")] == [90, 600, 86400, 259200, 45]
+    for bad in ("10s", "15d", "soon", ""):
+        with pytest.raises(TableError):
+            parse_duration(bad)
+
+
+async def test_deadline_armed_per_turn_and_not_before_it_passes(setup):
+    service, now, _ = setup
+    table = await start_three(service)
+    assert table.record.deadline == 1060.0  # start at 1000 + 60 s
+    now.now = 1030.0
+    await service.act(CHANNEL, ALICE, "take 1")
+    assert table.record.deadline == 1090.0  # bob's turn: a fresh 60 s
+    now.now = 1089.0
+    assert service.due() == [] and await service.expire(CHANNEL) is None
+    assert service.next_deadline() == 1090.0
+
+
+async def test_first_timeout_plays_default_second_eliminates(setup):
+    service, now, store = setup
+    table = await start_three(service)
+    now.now = 1060.0
+    outcome = await service.expire(CHANNEL)
+    # nim's default action takes 1 stick: 30 -> 29, and bob is next.
+    assert (outcome.timeout, outcome.timed_out_seat, outcome.moves) == ("default", 0, [(0, "take 1")])
+    assert table.state.pile == 29 and outcome.next_seats == [1]
+    await service.act(CHANNEL, BOB, "take 1")
+    await service.act(CHANNEL, CAROL, "take 1")
+    now.now += 60
+    outcome = await service.expire(CHANNEL)
+    assert (outcome.timeout, outcome.timed_out_seat) == ("eliminated", 0)
+    assert table.seats[0].eliminated and table.state.eliminated == [0]
+    assert outcome.next_seats == [1] and table.state.pile == 27  # the eliminated seat took nothing
+    assert (await store.moves(table.record.id))[-1][2] == ELIMINATED
+
+
+async def test_last_player_standing_ends_the_game_and_eliminated_rank_last(setup):
+    service, now, store = setup
+    await service.create(1, CHANNEL, "nim", ALICE, "alice", {"pile": "30"}, seed=1, turn_seconds=60)
+    await service.join(CHANNEL, BOB, "bob")
+    await service.start(CHANNEL, ALICE)
+    table = service.table(CHANNEL)
+    now.now += 60
+    await service.expire(CHANNEL)  # alice: default move
+    await service.act(CHANNEL, BOB, "take 1")
+    now.now += 60
+    outcome = await service.expire(CHANNEL)  # alice again: eliminated, bob alone
+    assert outcome.finished and CHANNEL not in service.tables
+    ranking = table.game.result(table.state).ranking
+    assert [(p.seat, p.rank, p.eliminated) for p in ranking] == [(1, 1, False), (0, 2, True)]
+    assert (await store.latest_table(CHANNEL)).deadline is None
+
+
+async def test_restart_handles_passed_deadlines_and_rearms_future_ones(db_path):
+    now = FakeTime()
+    store = SqliteStore(db_path)
+    await store.open()
+    service = TableService(store, clock=now)
+    await start_three(service)
+    await service.create(1, 11, "nim", ALICE, "alice", seed=2, turn_seconds=3600)
+    await service.join(11, BOB, "bob")
+    await service.start(11, ALICE)
+    await store.close()
+
+    now.now = 1500.0  # the bot was down past table 10's deadline (1060), not table 11's (4600)
+    store = SqliteStore(db_path)
+    await store.open()
+    service = TableService(store, clock=now)
+    await service.load()
+    fired = []
+
+    async def announce(outcome):
+        fired.append(outcome.table.record.channel_id)
+
+    clock = TurnClock(service, announce)
+    await clock.fire_due()
+    assert fired == [CHANNEL]
+    assert service.table(CHANNEL).record.deadline == 1560.0  # bob's new turn
+    assert service.next_deadline() == 1560.0 and service.table(11).record.deadline == 4600.0
+    await store.close()
+
+
+async def test_clock_task_sleeps_until_deadline_and_wakes_for_a_sooner_one(setup):
+    service, now, _ = setup
+    fired = asyncio.Event()
+
+    async def announce(outcome):
+        fired.set()
+
+    clock = TurnClock(service, announce)
+    clock.start()
+    await start_three(service, turn_seconds=3600)
+    await asyncio.sleep(0)
+    assert not fired.is_set()
+    now.now += 3600  # the deadline passes; arming another table wakes the sleeping task
+    await service.create(1, 99, "nim", ALICE, "alice", seed=3)
+    service.on_deadline_change()
+    await asyncio.wait_for(fired.wait(), timeout=5)
+    await clock.stop()
