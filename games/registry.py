@@ -8,6 +8,7 @@ from functools import cache
 from games.core import Game
 
 _GAMES: dict[str, str] = {
+    "trails": "games.trails:GAME",
 }
 
 
