@@ -59,6 +59,8 @@ class MoveOutcome:
 
 ELIMINATED = "@eliminated"  # move-log entry for a seat removed by the clock or a host
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 30, 14 * 86400
+PAUSES_PER_PLAYER = 2
+RESUME_WAIT_SECONDS = 120  # others seated may resume someone's pause after this long
 
 
 def parse_duration(text: str) -> int:
@@ -259,6 +261,103 @@ class TableService:
             outcome = await self._commit(table, working, moves, events, before=[owner])
             outcome.timeout, outcome.timed_out_seat = kind, owner
             return outcome
+
+    # -- pauses and host controls -----------------------------------------------------------------
+    def _playing(self, channel_id: int) -> Table:
+        table = self.table(channel_id)
+        if table.state is None:
+            raise TableError("not_started")
+        return table
+
+    async def pause(self, channel_id: int, user_id: int, manage_channels: bool = False) -> Table:
+        """A seated player pauses on their own turn (two per game); the host or an admin at any time."""
+        table = self._playing(channel_id)
+        async with table.lock:
+            if table.record.paused_at is not None:
+                raise TableError("already_paused")
+            controller = user_id == table.record.host_id or manage_channels
+            seat = table.seat_of(user_id)
+            if not controller:
+                if seat is None:
+                    raise TableError("not_seated")
+                if seat.position not in table.game.to_act(table.state):
+                    raise TableError("pause_own_turn")
+                if seat.pauses_used >= PAUSES_PER_PLAYER:
+                    raise TableError("no_pauses_left", count=PAUSES_PER_PLAYER)
+                seat.pauses_used += 1
+                await self.store.save_seats(table.record.id, table.seats)
+            now = self.clock()
+            deadline = table.record.deadline
+            time_left = None if deadline is None else max(0.0, deadline - now)
+            record = table.record
+            record.paused_at, record.paused_by, record.time_left, record.deadline = now, user_id, time_left, None
+            await self.store.set_pause(record.id, now, user_id, time_left, None)
+        self.on_deadline_change()
+        return table
+
+    async def resume(self, channel_id: int, user_id: int, manage_channels: bool = False) -> Table:
+        """Who paused may resume at once, as may the host or an admin; others seated after a wait."""
+        table = self._playing(channel_id)
+        async with table.lock:
+            record = table.record
+            if record.paused_at is None:
+                raise TableError("not_paused")
+            now = self.clock()
+            if not (user_id in (record.paused_by, record.host_id) or manage_channels):
+                if table.seat_of(user_id) is None:
+                    raise TableError("not_seated")
+                ready_at = record.paused_at + RESUME_WAIT_SECONDS
+                if now < ready_at:
+                    raise TableError("resume_wait", seconds=int(ready_at - now + 0.999))
+            deadline = None if record.time_left is None else now + record.time_left
+            record.paused_at = record.paused_by = record.time_left = None
+            record.deadline = deadline
+            await self.store.set_pause(record.id, None, None, None, deadline)
+        self.on_deadline_change()
+        return table
+
+    async def extend(self, channel_id: int, user_id: int, seconds: int, manage_channels: bool = False) -> Table:
+        table = self._playing(channel_id)
+        self._require_host(table, user_id, manage_channels)
+        async with table.lock:
+            if table.record.deadline is None:
+                raise TableError("no_deadline")
+            table.record.deadline += seconds
+            await self.store.set_clock(table.record.id, table.record.deadline)
+        return table
+
+    async def substitute(self, channel_id: int, user_id: int, old_user: int, new_user: int, new_name: str,
+                         manage_channels: bool = False) -> Table:
+        """Hand a seat to another member; the seat keeps its state (score, hand, timeouts, pauses)."""
+        table = self.table(channel_id)
+        self._require_host(table, user_id, manage_channels)
+        async with table.lock:
+            seat = table.seat_of(old_user)
+            if seat is None:
+                raise TableError("target_not_seated")
+            if table.seat_of(new_user) is not None:
+                raise TableError("already_seated")
+            seat.user_id, seat.display = new_user, new_name
+            await self.store.save_seats(table.record.id, table.seats)
+        return table
+
+    async def kick(self, channel_id: int, user_id: int, target_user: int, manage_channels: bool = False) -> MoveOutcome:
+        """Eliminate a seat now, with the same consequences as a second missed deadline."""
+        table = self._playing(channel_id)
+        self._require_host(table, user_id, manage_channels)
+        async with table.lock:
+            seat = table.seat_of(target_user)
+            if seat is None:
+                raise TableError("target_not_seated")
+            if seat.eliminated:
+                raise TableError("already_eliminated")
+            game = table.game
+            before = game.to_act(table.state)
+            working = game.from_json(game.to_json(table.state))
+            events = [(seat.position, e) for e in game.eliminate(working, seat.position)]
+            seat.eliminated = True
+            await self.store.save_seats(table.record.id, table.seats)
+            return await self._commit(table, working, [(seat.position, ELIMINATED)], events, before=before)
 
     def next_deadline(self) -> float | None:
         """The earliest running deadline over all tables (the clock sleeps until then)."""

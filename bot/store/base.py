@@ -19,6 +19,7 @@ class Seat:
     color: str | None = None
     eliminated: bool = False
     timeouts: int = 0  # deadlines missed so far
+    pauses_used: int = 0
 
     @property
     def is_ai(self) -> bool:
@@ -40,6 +41,9 @@ class TableRecord:
     seats: list[Seat] = field(default_factory=list)
     turn_seconds: int = 86400
     deadline: float | None = None
+    paused_at: float | None = None
+    paused_by: int | None = None
+    time_left: float | None = None  # seconds of the turn left when paused
 
 
 class Store(ABC):
@@ -83,6 +87,10 @@ class Store(ABC):
 
     @abstractmethod
     async def set_clock(self, table_id: int, deadline: float | None, turn_seconds: int | None = None) -> None: ...
+
+    @abstractmethod
+    async def set_pause(self, table_id: int, paused_at: float | None, paused_by: int | None,
+                        time_left: float | None, deadline: float | None) -> None: ...
 
     @abstractmethod
     async def snapshot(self, table_id: int) -> tuple[int, str] | None: ...

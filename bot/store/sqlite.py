@@ -71,9 +71,10 @@ class SqliteStore(Store):
     async def _write_seats(self, table_id: int, seats: list[Seat]) -> None:
         await self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
         await self.db.executemany(
-            "INSERT INTO seats (table_id, position, user_id, display, color, eliminated, timeouts)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(table_id, s.position, s.user_id, s.display, s.color, int(s.eliminated), s.timeouts) for s in seats],
+            "INSERT INTO seats (table_id, position, user_id, display, color, eliminated, timeouts, pauses_used)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [(table_id, s.position, s.user_id, s.display, s.color, int(s.eliminated), s.timeouts, s.pauses_used)
+             for s in seats],
         )
 
     async def save_seats(self, table_id: int, seats: list[Seat]) -> None:
@@ -89,18 +90,19 @@ class SqliteStore(Store):
     async def _tables(self, where: str, params: tuple[Any, ...]) -> list[TableRecord]:
         async with self.db.execute(
             "SELECT id, guild_id, channel_id, game, options, status, host_id, seed, created_at, finished_at,"
-            f" turn_seconds, deadline FROM game_tables WHERE {where}", params,
+            f" turn_seconds, deadline, paused_at, paused_by, time_left FROM game_tables WHERE {where}", params,
         ) as cursor:
             rows = await cursor.fetchall()
         tables = []
         for row in rows:
             record = TableRecord(row[0], row[1], row[2], row[3], json.loads(row[4]), *row[5:10],
-                                 turn_seconds=row[10], deadline=row[11])
+                                 turn_seconds=row[10], deadline=row[11], paused_at=row[12], paused_by=row[13],
+                                 time_left=row[14])
             async with self.db.execute(
-                "SELECT position, user_id, display, color, eliminated, timeouts FROM seats WHERE table_id = ?"
-                " ORDER BY position", (record.id,),
+                "SELECT position, user_id, display, color, eliminated, timeouts, pauses_used FROM seats"
+                " WHERE table_id = ? ORDER BY position", (record.id,),
             ) as cursor:
-                record.seats = [Seat(p, u, d, c, bool(e), n) for p, u, d, c, e, n in await cursor.fetchall()]
+                record.seats = [Seat(p, u, d, c, bool(e), n, q) for p, u, d, c, e, n, q in await cursor.fetchall()]
             tables.append(record)
         return tables
 
@@ -148,6 +150,13 @@ class SqliteStore(Store):
         if turn_seconds is not None:
             await self.db.execute("UPDATE game_tables SET turn_seconds = ? WHERE id = ?", (turn_seconds, table_id))
         await self.db.execute("UPDATE game_tables SET deadline = ? WHERE id = ?", (deadline, table_id))
+        await self.db.commit()
+
+    async def set_pause(self, table_id, paused_at, paused_by, time_left, deadline) -> None:
+        await self.db.execute(
+            "UPDATE game_tables SET paused_at = ?, paused_by = ?, time_left = ?, deadline = ? WHERE id = ?",
+            (paused_at, paused_by, time_left, deadline, table_id),
+        )
         await self.db.commit()
 
     async def snapshot(self, table_id: int) -> tuple[int, str] | None:

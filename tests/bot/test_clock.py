@@ -137,3 +137,60 @@ async def test_clock_task_sleeps_until_deadline_and_wakes_for_a_sooner_one(setup
     service.on_deadline_change()
     await asyncio.wait_for(fired.wait(), timeout=5)
     await clock.stop()
+
+
+async def test_pause_rules_who_may_resume_and_when(setup):
+    service, now, store = setup
+    table = await start_three(service, turn_seconds=100)
+    with pytest.raises(TableError) as error:
+        await service.pause(CHANNEL, BOB)  # not bob's turn
+    assert error.value.code == "pause_own_turn"
+    await service.act(CHANNEL, ALICE, "take 1")  # bob's turn, deadline 1000 + 100
+    now.now += 40
+    await service.pause(CHANNEL, BOB)  # 60 s of bob's turn left
+    assert table.record.deadline is None and service.next_deadline() is None  # no time runs
+    assert await service.expire(CHANNEL) is None
+    now.now += 119
+    with pytest.raises(TableError) as error:
+        await service.resume(CHANNEL, CAROL)  # 119 s after the pause: 1 s to wait
+    assert (error.value.code, error.value.params) == ("resume_wait", {"seconds": 1})
+    with pytest.raises(TableError):
+        await service.resume(CHANNEL, 99)  # not seated
+    now.now += 1
+    await service.resume(CHANNEL, CAROL)  # 120 s: anyone seated
+    assert table.record.deadline == now.now + 60  # the 60 s bob had left
+    await service.pause(CHANNEL, BOB)
+    await service.resume(CHANNEL, BOB)  # the one who paused: at once
+    with pytest.raises(TableError) as error:
+        await service.pause(CHANNEL, BOB)  # a third pause
+    assert error.value.code == "no_pauses_left"
+    await service.pause(CHANNEL, CAROL, manage_channels=True)  # an admin: any time, no pause used
+    await service.resume(CHANNEL, ALICE)  # the host may resume any pause at once
+    await service.pause(CHANNEL, ALICE)  # and pause any time without using their own pauses
+    assert [s.pauses_used for s in table.seats] == [0, 2, 0]
+    await store.close()
+    await store.open()  # the pause survives a restart
+    reloaded = TableService(store, clock=now)
+    await reloaded.load()
+    assert reloaded.table(CHANNEL).record.paused_by == ALICE
+
+
+async def test_host_controls_kick_substitute_extend(setup):
+    service, now, store = setup
+    table = await start_three(service, turn_seconds=100)
+    for call in (service.kick(CHANNEL, BOB, CAROL), service.extend(CHANNEL, BOB, 60),
+                 service.substitute(CHANNEL, BOB, CAROL, 7, "dave")):
+        with pytest.raises(TableError) as error:
+            await call
+        assert error.value.code == "host_only"
+    await service.extend(CHANNEL, ALICE, 60)
+    assert table.record.deadline == 1160.0  # 1000 + 100 + 60
+    await service.act(CHANNEL, ALICE, "take 2")
+    await service.substitute(CHANNEL, BOB, BOB, 7, "dave", manage_channels=True)
+    assert (table.seats[1].user_id, table.seats[1].display, table.seats[1].position) == (7, "dave", 1)
+    await service.act(CHANNEL, 7, "take 1")  # dave plays bob's seat, the pile continues: 30-2-1 = 27
+    assert table.state.pile == 27
+    outcome = await service.kick(CHANNEL, ALICE, CAROL)  # carol is to move: kicked, alice is next
+    assert table.seats[2].eliminated and outcome.next_seats == [0]
+    with pytest.raises(TableError):
+        await service.kick(CHANNEL, ALICE, CAROL)
