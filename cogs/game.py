@@ -190,13 +190,68 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
     @app_commands.command(name=_("abort"), description=_("Close this channel's table (host or Manage Channels)"))
     async def abort(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
-        permissions = getattr(interaction, "permissions", None)
-        manage = bool(permissions and permissions.manage_channels)
         try:
-            await self.service.abort(interaction.channel_id, interaction.user.id, manage_channels=manage)
+            await self.service.abort(interaction.channel_id, interaction.user.id, self.manages(interaction))
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
         await interaction.response.send_message(t(locale, "lobby.aborted", player=interaction.user.display_name))
+
+    # -- clock and host controls ----------------------------------------------------------------
+    async def control(self, interaction: discord.Interaction, call: Any, done_key: str = "ok", **params: Any) -> None:
+        locale = locale_of(interaction)
+        try:
+            outcome = await call
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error))
+        if isinstance(outcome, MoveOutcome):
+            await interaction.response.defer()
+            return await self.post_board(interaction, outcome, t(locale, done_key, **params), locale)
+        await interaction.response.send_message(t(locale, done_key, **params))
+
+    @staticmethod
+    def manages(interaction: discord.Interaction) -> bool:
+        permissions = getattr(interaction, "permissions", None)
+        return bool(permissions and permissions.manage_channels)
+
+    @app_commands.command(name=_("pause"), description=_("Pause the turn clock (two per player, on your turn)"))
+    async def pause(self, interaction: discord.Interaction) -> None:
+        await self.control(interaction, self.service.pause(interaction.channel_id, interaction.user.id,
+                                                           self.manages(interaction)),
+                           "clock.paused", player=interaction.user.display_name)
+
+    @app_commands.command(name=_("resume"), description=_("Resume the turn clock"))
+    async def resume(self, interaction: discord.Interaction) -> None:
+        await self.control(interaction, self.service.resume(interaction.channel_id, interaction.user.id,
+                                                            self.manages(interaction)),
+                           "clock.resumed", player=interaction.user.display_name)
+
+    @app_commands.command(name=_("kick"), description=_("Eliminate a player now (host or Manage Channels)"))
+    @app_commands.rename(player=_("player"))
+    @app_commands.describe(player=_("The seated member"))
+    async def kick(self, interaction: discord.Interaction, player: discord.Member) -> None:
+        await self.control(interaction, self.service.kick(interaction.channel_id, interaction.user.id, player.id,
+                                                          self.manages(interaction)),
+                           "clock.kicked", player=player.display_name)
+
+    @app_commands.command(name=_("substitute"), description=_("Hand a seat to another member (host or Manage Channels)"))
+    @app_commands.rename(old=_("old"), new=_("new"))
+    @app_commands.describe(old=_("The seated member"), new=_("The member who takes the seat"))
+    async def substitute(self, interaction: discord.Interaction, old: discord.Member, new: discord.Member) -> None:
+        await self.control(interaction, self.service.substitute(
+            interaction.channel_id, interaction.user.id, old.id, new.id, new.display_name, self.manages(interaction)),
+            "clock.substituted", old=old.display_name, new=new.display_name)
+
+    @app_commands.command(name=_("extend"), description=_("Add time to the current turn (host or Manage Channels)"))
+    @app_commands.rename(duration=_("duration"))
+    @app_commands.describe(duration=_("How much: 90s, 10m, 2h, 1d"))
+    async def extend(self, interaction: discord.Interaction, duration: str) -> None:
+        locale = locale_of(interaction)
+        try:
+            seconds = parse_duration(duration)
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error))
+        await self.control(interaction, self.service.extend(interaction.channel_id, interaction.user.id, seconds,
+                                                            self.manages(interaction)), "clock.extended", duration=duration)
 
     # -- play ---------------------------------------------------------------------------------
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
