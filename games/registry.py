@@ -9,6 +9,7 @@ from games.core import Game
 
 _GAMES: dict[str, str] = {
     "trails": "games.trails:GAME",
+    "deole": "games.deole:GAME",
 }
 
 

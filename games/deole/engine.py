@@ -1,0 +1,995 @@
+"""Déole rules engine: drafting dice onto Navigation sheets and tracing voyages on a shared map.
+
+A player's turn is a chain of small decisions (die, track, mode, rudders, port, direction, wreck flip,
+castaway, bonus...). The engine keeps a queue of pending tasks for the acting player and resolves any
+decision that has a single option by itself, so a chat player only answers real choices. Every choice
+is one short action with a text notation (``die blue 5``, ``track crew``, ``mode odd``, ``rudder +1``,
+``move N``, ``bonus C``...).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.core import (
+    JSON,
+    Event,
+    Game,
+    IllegalAction,
+    InvalidOptions,
+    OptionSpec,
+    PlayerResult,
+    Result,
+    Seat,
+    rank_players,
+    rng_from_json,
+    rng_to_json,
+)
+from games.deole import data as D
+
+Action = tuple
+Box = tuple[int, int]
+
+CASTAWAY = "c"  # an inert box: a rescued castaway (placement modes skip it)
+DISASTER = "x"  # solo: a box blocked by a Disaster (ticked at the end of the round)
+
+
+# -- placement modes ------------------------------------------------------------------------------
+def mode_allows(mode: str, values: list[int], value: int) -> bool:
+    """Whether ``value`` may follow ``values`` (the track's numbers, castaways already left out)."""
+    last = values[-1] if values else None
+    if mode == "even":
+        return value % 2 == 0
+    if mode == "odd":
+        return value % 2 == 1
+    if mode == "low":
+        return value <= 3
+    if mode == "high":
+        return value >= 4
+    if mode == "different":
+        return value not in values
+    if last is None:  # every remaining mode compares with the previous value; the first is free
+        return mode in ("ascending", "descending", "equal", "step", "oscillating")
+    if mode == "ascending":
+        return value > last
+    if mode == "descending":
+        return value < last
+    if mode == "equal":
+        return value == last
+    if mode == "step":
+        return abs(value - last) == 1
+    if mode == "oscillating":
+        if value == last:
+            return False
+        if len(values) < 2:
+            return True  # the second value sets the first direction
+        went_up = values[-1] > values[-2]
+        return value < last if went_up else value > last
+    raise ValueError(f"unknown mode {mode}")
+
+
+def track_values(boxes: list[Any]) -> list[int]:
+    return [b for b in boxes if isinstance(b, int)]
+
+
+def parse_modes(raw: Any) -> tuple[str, ...]:
+    """``modes`` option: a preset name or five distinct mode names separated by commas."""
+    text = str(raw).strip().lower()
+    if text in D.MODE_PRESETS:
+        return D.MODE_PRESETS[text]
+    names = [p for p in text.replace(" ", "").split(",") if p]
+    for name in names:
+        if name not in D.MODES:
+            raise InvalidOptions("modes_unknown", value=name, choices=", ".join(D.MODES))
+    if len(names) != 5 or len(set(names)) != 5:
+        raise InvalidOptions("modes_count", value=raw)
+    return tuple(names)
+
+
+# -- state ----------------------------------------------------------------------------------------
+def _new_sheet(seat: int, colour: str) -> dict[str, Any]:
+    return {
+        "seat": seat,
+        "colour": colour,
+        "boxes": {t: [None] * D.TRACK_LENGTH[t] for t in D.TRACKS},
+        "modes": {t: None for t in D.TRACKS},
+        "rudders": dict(D.START_RUDDERS),  # available (circled, not crossed out)
+        "rudders_used": {t: 0 for t in D.TRACKS},
+        "flipped": [],  # crew boxes (0-based) turned from - to + by wrecks
+        "bonuses": [],  # letters used
+        "eolia": False,
+        "eolia_bonus": False,
+        "columns": [],  # completed columns (0-based)
+        "round_dice": [],  # [track, box, colour] dice lying on the sheet this round
+        # the ship: pos is the last traced box (or the sea lane outside the chosen port), heading
+        # the side it left that box through; the next trace enters pos + heading.
+        "port": None,
+        "pos": None,
+        "heading": None,
+        "docked": False,
+        "path": [],  # [row, col, entry heading, exit heading] per traced box
+        "max_depth": -1,
+        # solo
+        "helping_hands": 0,
+        "disaster_values": [],
+    }
+
+
+@dataclass
+class DeoleState:
+    players: int
+    modes: list[str]
+    rng: Any
+    seat_colours: list[str]
+    sheets: list[dict[str, Any]]
+    bag: list[str] = field(default_factory=list)
+    compass: list[list[Any]] = field(default_factory=list)  # discarded dice [colour, value]
+    pool: list[list[Any]] = field(default_factory=list)  # dice rolled this turn, still on the dice track
+    round: int = 1
+    turn: int = 1
+    turn_counter: int = 1  # turns since the start, for "reached Éolia in the same turn"
+    first_player: int = 0
+    order: list[int] = field(default_factory=list)  # seats still to play this turn, actor first
+    ctx: dict[str, Any] = field(default_factory=dict)
+    castaways: list[list[int]] = field(default_factory=list)
+    castaway_symbol: str = ""
+    eolia_first_turn: int | None = None
+    eliminated: list[int] = field(default_factory=list)
+    over: bool = False
+    outcome: str = ""  # solo: won / not_home / shipwreck / crash / abandoned
+    storms: dict[str, int] = field(default_factory=lambda: {c: 0 for c in D.WIND_COLOURS})
+    round_disasters: list[str] = field(default_factory=list)  # solo: wind tracks given a Disaster this round
+    actions: int = 0
+
+    @property
+    def solo(self) -> bool:
+        return self.players == 1
+
+    @property
+    def actor(self) -> int | None:
+        return None if self.over or not self.order else self.order[0]
+
+
+def _fresh_ctx() -> dict[str, Any]:
+    return {"die": None, "source": "", "track": None, "delta": 0, "tasks": [], "bonus": 0, "started": False}
+
+
+# -- geometry -------------------------------------------------------------------------------------
+def _in_grid(box: Box) -> bool:
+    return 0 <= box[0] < D.SIZE and 0 <= box[1] < D.SIZE
+
+
+def _step(box: Box, direction: str) -> Box:
+    dr, dc = D.STEP[direction]
+    return box[0] + dr, box[1] + dc
+
+
+def _turns(heading: str) -> list[str]:
+    """Straight, left, right: every exit but the U-turn, in a stable order."""
+    index = D.DIRECTIONS.index(heading)
+    return [heading, D.DIRECTIONS[(index - 1) % 4], D.DIRECTIONS[(index + 1) % 4]]
+
+
+def port_box(colour: str, port: int) -> tuple[Box, str]:
+    """The sea lane outside port ``port`` (0-2) of ``colour`` and the heading into the map."""
+    i = D.PORT_INDICES[port]
+    edge = D.EDGE_OF[colour]
+    lane = {"N": (-1, i), "S": (D.SIZE, i), "W": (i, -1), "E": (i, D.SIZE)}[edge]
+    return lane, D.OPPOSITE[edge]
+
+
+def _is_home_exit(box: Box, direction: str, colour: str) -> bool:
+    if direction != D.EDGE_OF[colour] or _in_grid(_step(box, direction)):
+        return False
+    along = box[1] if direction in ("N", "S") else box[0]
+    return along in D.PORT_INDICES
+
+
+def storm_boxes(storms: dict[str, int]) -> set[Box]:
+    boxes: set[Box] = set()
+    for colour, rows in storms.items():
+        for r in range(D.SIZE):
+            for c in range(D.SIZE):
+                if D.depth((r, c), colour) < rows:
+                    boxes.add((r, c))
+    return boxes
+
+
+def _open_exit(box: Box, direction: str, colour: str, storm: set[Box]) -> bool:
+    target = _step(box, direction)
+    if _in_grid(target):
+        return target not in D.ISLAND and target not in storm
+    return _is_home_exit(box, direction, colour)
+
+
+def boxes_to_port(sheet: dict[str, Any], storms: dict[str, int]) -> int | None:
+    """Fewest boxes still to trace to sail into a home port (no U-turns); None if impossible."""
+    if sheet["docked"] or sheet["pos"] is None:
+        return 0
+    storm = storm_boxes(storms)
+    colour = sheet["colour"]
+    start = (_step(tuple(sheet["pos"]), sheet["heading"]), sheet["heading"])
+    if start[0] in storm:
+        return None
+    seen = {start}
+    queue = deque([(start, 1)])
+    while queue:
+        (box, heading), dist = queue.popleft()
+        for exit_dir in _turns(heading):
+            if _is_home_exit(box, exit_dir, colour):
+                return dist
+            nxt = _step(box, exit_dir)
+            if _in_grid(nxt) and nxt not in D.ISLAND and nxt not in storm and (nxt, exit_dir) not in seen:
+                seen.add((nxt, exit_dir))
+                queue.append(((nxt, exit_dir), dist + 1))
+    return None
+
+
+def gauge_points(max_depth: int) -> int:
+    for minimum, points in D.GAUGE:
+        if max_depth >= minimum:
+            return points
+    return 0
+
+
+# -- the game -------------------------------------------------------------------------------------
+_DIE_RE = re.compile(r"^(die|anchor|take)\s+(blue|yellow|green|red)\s+([1-6])$")
+_WORD_ACTIONS = {"track": D.TRACKS, "castaway": D.TRACKS, "disaster": D.TRACKS, "mode": D.MODES}
+
+
+class DeoleGame(Game):
+    key = "deole"
+    names = {"en": "Déole", "ru": "Деоль"}
+    min_players = 1
+    max_players = 4
+    json_version = 1
+    option_specs = (
+        OptionSpec("modes", "text", "first"),
+        OptionSpec("side", "choice", "blue", choices=D.WIND_COLOURS),
+    )
+
+    # -- setup ------------------------------------------------------------------------------------
+    def setup(self, players: int, options: dict[str, Any] | None, seed: int) -> DeoleState:
+        self.check_players(players)
+        opts = self.parse_options(options)
+        # Solo imposes its five modes (rules, solo setup); otherwise a preset or a custom list.
+        modes = D.SOLO_MODES if players == 1 else parse_modes(opts["modes"])
+        rng = random.Random(seed)
+        colours = (opts["side"],) if players == 1 else D.SEAT_COLOURS[players]
+        state = DeoleState(
+            players=players,
+            modes=list(modes),
+            rng=rng,
+            seat_colours=list(colours),
+            sheets=[_new_sheet(seat, colour) for seat, colour in enumerate(colours)],
+        )
+        state.bag = [c for c in D.WIND_COLOURS for _ in range(D.DICE_PER_COLOUR[players])]
+        state.first_player = rng.randrange(players)  # the spin of the Compass Rose
+        state.ctx = _fresh_ctx()
+        events: list[Event] = []
+        self._place_castaways(state, events)
+        self._start_turn(state, events)
+        self._advance(state, events)
+        return state
+
+    # -- contract -------------------------------------------------------------------------------------
+    def to_act(self, state: DeoleState) -> list[Seat]:
+        actor = state.actor
+        return [] if actor is None else [actor]
+
+    def legal_actions(self, state: DeoleState, seat: Seat) -> list[Action]:
+        if state.actor != seat:
+            return []
+        return self._decision(state)[1]
+
+    def apply(self, state: DeoleState, seat: Seat, action: Action) -> list[Event]:
+        if state.over:
+            raise IllegalAction("game_over")
+        if state.actor != seat:
+            raise IllegalAction("not_your_turn")
+        phase, options = self._decision(state)
+        if action not in options:
+            expected = phase
+            kind = action[0] if isinstance(action, tuple) and action else ""
+            if kind not in _PHASE_ACTIONS.get(phase, ()):
+                raise IllegalAction("wrong_step", step=expected, action=self._safe_format(action))
+            raise IllegalAction("not_allowed", action=self._safe_format(action))
+        events: list[Event] = []
+        state.actions += 1
+        self._do(state, action, events)
+        self._advance(state, events)
+        return events
+
+    def default_action(self, state: DeoleState, seat: Seat) -> Action:
+        options = self.legal_actions(state, seat)
+        if not options:
+            raise IllegalAction("not_your_turn")
+        # Prefer writing the die as rolled (rudders cost points) and the first listed choice otherwise.
+        return ("place",) if ("place",) in options else options[0]
+
+    def eliminate(self, state: DeoleState, seat: Seat) -> list[Event]:
+        events: list[Event] = []
+        if state.over or seat in state.eliminated:
+            return events
+        state.eliminated.append(seat)
+        events.append(Event("eliminated", {"seat": seat}))
+        if state.actor == seat:
+            die = state.ctx.get("die")
+            if die is not None:  # the die in hand goes to the Compass Rose
+                state.compass.append([die[0], die[1] if die[1] is not None else state.rng.randint(1, 6)])
+            state.ctx = _fresh_ctx()
+            state.order.pop(0)
+        elif seat in state.order:
+            state.order.remove(seat)
+        active = [s for s in range(state.players) if s not in state.eliminated]
+        if state.solo:
+            state.outcome = "abandoned"
+            self._finish(state, events)
+        elif len(active) <= 1:
+            self._finish(state, events)
+        else:
+            self._advance(state, events)
+        return events
+
+    def is_over(self, state: DeoleState) -> bool:
+        return state.over
+
+    def result(self, state: DeoleState) -> Result:
+        breakdowns = {seat: self.breakdown(state, seat) for seat in range(state.players)}
+        keys = {
+            seat: (sum(b.values()), b["crew"], b["eolia"] + b["gauge"] + b["route"])
+            for seat, b in breakdowns.items()
+        }
+        ranks = rank_players(keys, state.eliminated)
+        ranking = sorted(
+            (
+                PlayerResult(seat, ranks[seat], sum(b.values()), b, seat in state.eliminated)
+                for seat, b in breakdowns.items()
+            ),
+            key=lambda p: (p.rank, p.seat),
+        )
+        extra: dict[str, Any] = {}
+        if state.solo:
+            extra = {"solo": True, "outcome": state.outcome or "playing", "won": state.outcome == "won"}
+        return Result(ranking=ranking, turns=state.actions, extra=extra)
+
+    def breakdown(self, state: DeoleState, seat: int) -> dict[str, int]:
+        sheet = state.sheets[seat]
+        wind = 0
+        for colour in D.WIND_COLOURS:
+            filled = [i for i, b in enumerate(sheet["boxes"][colour]) if b is not None and b != DISASTER]
+            if filled:
+                wind += D.WIND_SCORES[filled[-1]]
+        crew = 0
+        for i, b in enumerate(sheet["boxes"][D.CREW]):
+            if isinstance(b, int):
+                sign = 1 if i in sheet["flipped"] else D.CREW_SIGNS[i]
+                crew += sign * b
+        distinct = len({(p[0], p[1]) for p in sheet["path"]})
+        if sheet["docked"] or sheet["pos"] is None:
+            route = 2 * distinct
+        else:
+            missing = boxes_to_port(sheet, state.storms)
+            if missing is None:  # a storm cuts every way home: count the plain distance to the home edge
+                last = sheet["path"][-1] if sheet["path"] else None
+                missing = D.depth((last[0], last[1]), sheet["colour"]) + 1 if last else 0
+            route = distinct - missing
+        used = sum(sheet["rudders_used"].values())
+        available = sum(sheet["rudders"].values())
+        return {
+            "wind": wind,
+            "crew": crew,
+            "eolia": 5 if sheet["eolia"] else 0,
+            "gauge": gauge_points(sheet["max_depth"]),
+            "route": route,
+            "rudders": 0 if "E" in sheet["bonuses"] else -2 * used,
+            "spare_rudders": available if "F" in sheet["bonuses"] else 0,
+        }
+
+    def view(self, state: DeoleState, seat: Seat | None) -> JSON:
+        # Every sheet is public in this game; only the bag's order stays hidden (its size is shown).
+        ctx = state.ctx
+        return {
+            "game": self.key,
+            "players": state.players,
+            "solo": state.solo,
+            "modes": list(state.modes),
+            "round": state.round,
+            "turn": state.turn,
+            "first_player": state.first_player,
+            "actor": state.actor,
+            "phase": self._decision(state)[0] if not state.over else "over",
+            "current": {"die": ctx.get("die"), "track": ctx.get("track"), "source": ctx.get("source"),
+                        "bonus_pending": ctx.get("bonus", 0)},
+            "pool": copy.deepcopy(state.pool),
+            "compass": copy.deepcopy(state.compass),
+            "bag_count": len(state.bag),
+            "castaways": copy.deepcopy(state.castaways),
+            "castaway_symbol": state.castaway_symbol,
+            "storms": dict(state.storms),
+            "eolia_first_turn": state.eolia_first_turn,
+            "eliminated": list(state.eliminated),
+            "over": state.over,
+            "outcome": state.outcome,
+            "sheets": copy.deepcopy(state.sheets),
+            "scores": {str(s): self.breakdown(state, s) for s in range(state.players)},
+        }
+
+    # -- JSON -------------------------------------------------------------------------------------
+    _FIELDS = (
+        "players", "modes", "seat_colours", "sheets", "bag", "compass", "pool", "round", "turn",
+        "turn_counter", "first_player", "order", "ctx", "castaways", "castaway_symbol", "eolia_first_turn",
+        "eliminated", "over", "outcome", "storms", "round_disasters", "actions",
+    )
+
+    def to_json(self, state: DeoleState) -> JSON:
+        out: JSON = {"v": self.json_version, "rng": rng_to_json(state.rng)}
+        for name in self._FIELDS:
+            out[name] = copy.deepcopy(getattr(state, name))
+        return out
+
+    def from_json(self, data: JSON) -> DeoleState:
+        if data.get("v") != self.json_version:
+            raise ValueError(f"deole: unsupported state version {data.get('v')}")
+        kwargs = {name: copy.deepcopy(data[name]) for name in self._FIELDS}
+        return DeoleState(rng=rng_from_json(data["rng"]), **kwargs)
+
+    # -- notation ---------------------------------------------------------------------------------
+    def parse(self, text: str) -> Action:
+        raw = " ".join(str(text).strip().split())
+        low = raw.lower()
+        match = _DIE_RE.match(low)
+        if match:
+            return (match.group(1), match.group(2), int(match.group(3)))
+        parts = low.split(" ")
+        head, args = parts[0], parts[1:]
+        if head in ("place", "help") and not args:
+            return (head,)
+        if len(args) == 1:
+            arg = args[0]
+            if head in _WORD_ACTIONS and arg in _WORD_ACTIONS[head]:
+                return (head, arg)
+            if head in ("colour", "color") and arg in D.WIND_COLOURS:
+                return ("colour", arg)
+            if head == "rudder" and arg in ("+1", "-1"):
+                return ("rudder", int(arg))
+            if head == "value" and arg in "123456" and len(arg) == 1:
+                return ("value", int(arg))
+            if head == "port" and arg in ("1", "2", "3"):
+                return ("port", int(arg))
+            if head == "flip" and arg in "123456" and len(arg) == 1:
+                return ("flip", int(arg))
+            if head == "move" and arg.upper() in D.DIRECTIONS:
+                return ("move", arg.upper())
+            if head == "bonus" and arg.upper() in D.BONUSES:
+                return ("bonus", arg.upper())
+        raise IllegalAction("notation", text=text)
+
+    def format(self, action: Action) -> str:
+        kind = action[0]
+        if kind in ("die", "anchor", "take"):
+            return f"{kind} {action[1]} {action[2]}"
+        if kind in ("place", "help"):
+            return kind
+        if kind == "rudder":
+            return f"rudder {action[1]:+d}"
+        return f"{kind} {action[1]}"
+
+    def _safe_format(self, action: Any) -> str:
+        try:
+            return self.format(action)
+        except (TypeError, IndexError, ValueError):
+            return str(action)
+
+    # -- decisions --------------------------------------------------------------------------------
+    def _decision(self, state: DeoleState) -> tuple[str, list[Action]]:
+        """The pending decision of the actor and its options (possibly none or one)."""
+        if state.over or state.actor is None:
+            return "over", []
+        ctx = state.ctx
+        sheet = state.sheets[state.actor]
+        die = ctx["die"]
+        if die is not None:
+            if ctx["source"] == "disaster":
+                return "disaster", self._disaster_options(state, sheet, die)
+            if ctx["track"] is None:
+                return "track", [("track", t) for t in self._fitting_tracks(state, sheet, die)]
+            if sheet["modes"][ctx["track"]] is None:
+                modes = self._fitting_modes(state, sheet, ctx["track"], die, ctx["source"])
+                return "mode", [("mode", m) for m in modes]
+            return "adjust", self._adjust_options(sheet, ctx)
+        if ctx["tasks"]:
+            task = ctx["tasks"][0]
+            if task.startswith("trace:"):
+                if sheet["docked"]:
+                    return "docked", []
+                if sheet["pos"] is None:
+                    return "port", self._port_options(state, sheet)
+                return "move", self._move_options(state, sheet, task[6:])
+            if task == "flip":
+                return "flip", [("flip", i + 1) for i in D.CREW_FLIPPABLE if i not in sheet["flipped"]]
+            if task == "castaway":
+                return "castaway", [("castaway", t) for t in D.TRACKS if self._castaway_box(sheet, t) is not None]
+            if task == "colour":
+                return "colour", [("colour", c) for c in D.WIND_COLOURS if c in state.bag]
+            if task == "take":
+                dice = _distinct(state.compass)
+                fitting = [d for d in dice if self._fitting_tracks(state, sheet, d)]
+                return "take", [("take", c, v) for c, v in (fitting or dice)]
+            raise AssertionError(task)
+        if ctx["bonus"] > 0:
+            return "bonus", [("bonus", b) for b in self._bonus_options(state, sheet)]
+        if ctx.get("started"):
+            return "done", []
+        dice = _distinct(state.pool)
+        fitting = [d for d in dice if self._fitting_tracks(state, sheet, d)]
+        options: list[Action] = [("die", c, v) for c, v in (fitting or dice)]
+        if state.solo and len(state.pool) == 2:
+            options += [("anchor", c, v) for c, v in dice]
+        return "die", options
+
+    def _first_free(self, sheet: dict[str, Any], track: str) -> int | None:
+        for i, b in enumerate(sheet["boxes"][track]):
+            if b is None:
+                return i
+        return None
+
+    def _reach(self, value: int | None, rudders: int, source: str) -> list[int]:
+        if source == "A" or value is None:
+            return [1, 2, 3, 4, 5, 6]
+        return [v for v in range(1, 7) if abs(v - value) <= rudders]
+
+    def _fitting_tracks(self, state: DeoleState, sheet: dict[str, Any], die: list[Any], source: str = "") -> list[str]:
+        colour, value = die[0], die[1]
+        source = source or state.ctx.get("source", "")
+        out = []
+        for track in (colour, D.CREW):
+            box = self._first_free(sheet, track)
+            if box is None:
+                continue
+            rudders = sheet["rudders"][track] + (1 if box in D.RUDDER_BOXES[track] else 0)
+            values = self._reach(value, rudders, "A" if value is None else source)
+            modes = [sheet["modes"][track]] if sheet["modes"][track] else self._unused_modes(state, sheet)
+            existing = track_values(sheet["boxes"][track])
+            if any(mode_allows(m, existing, v) for m in modes for v in values):
+                out.append(track)
+        return out
+
+    def _unused_modes(self, state: DeoleState, sheet: dict[str, Any]) -> list[str]:
+        taken = set(sheet["modes"].values())
+        return [m for m in state.modes if m not in taken]
+
+    def _fitting_modes(
+        self, state: DeoleState, sheet: dict[str, Any], track: str, die: list[Any], source: str
+    ) -> list[str]:
+        values = self._reach(die[1], sheet["rudders"][track], source)
+        existing = track_values(sheet["boxes"][track])
+        return [m for m in self._unused_modes(state, sheet) if any(mode_allows(m, existing, v) for v in values)]
+
+    def _adjust_options(self, sheet: dict[str, Any], ctx: dict[str, Any]) -> list[Action]:
+        track = ctx["track"]
+        mode = sheet["modes"][track]
+        existing = track_values(sheet["boxes"][track])
+        value = ctx["die"][1]
+        if ctx["source"] == "A":
+            return [("value", v) for v in range(1, 7) if mode_allows(mode, existing, v)]
+        options: list[Action] = []
+        if mode_allows(mode, existing, value):
+            options.append(("place",))
+        rudders = sheet["rudders"][track]
+        for delta in (1, -1):
+            if ctx["delta"] in (0, delta) and rudders > 0:
+                reachable = [value + delta * k for k in range(1, rudders + 1) if 1 <= value + delta * k <= 6]
+                if any(mode_allows(mode, existing, v) for v in reachable):
+                    options.append(("rudder", delta))
+        return options
+
+    def _port_options(self, state: DeoleState, sheet: dict[str, Any]) -> list[Action]:
+        storm = storm_boxes(state.storms)
+        out = []
+        for port in range(3):
+            lane, heading = port_box(sheet["colour"], port)
+            if _step(lane, heading) not in storm:
+                out.append(("port", port + 1))
+        return out
+
+    def _move_options(self, state: DeoleState, sheet: dict[str, Any], wind: str) -> list[Action]:
+        heading = sheet["heading"]
+        box = _step(tuple(sheet["pos"]), heading)
+        storm = storm_boxes(state.storms)
+        if box in storm:
+            return []
+        exits = [d for d in _turns(heading) if _open_exit(box, d, sheet["colour"], storm)]
+        if wind in D.WIND_COLOURS and D.EDGE_OF[wind] != D.OPPOSITE[heading]:
+            forced = D.EDGE_OF[wind]  # case A: follow the wind towards its edge
+            return [("move", forced)] if forced in exits else []
+        return [("move", d) for d in exits]  # case B (wind at the back), case C (crew), bonus C
+
+    def _castaway_box(self, sheet: dict[str, Any], track: str) -> int | None:
+        box = self._first_free(sheet, track)
+        return None if box is None or box == D.NO_CASTAWAY_BOX else box
+
+    def _bonus_options(self, state: DeoleState, sheet: dict[str, Any]) -> list[str]:
+        out = []
+        for letter in D.BONUSES:
+            if letter in sheet["bonuses"]:
+                continue
+            if letter in ("A", "B") and not (state.bag or state.compass):
+                continue
+            if letter == "C" and sheet["docked"]:
+                continue
+            if letter == "D" and not state.compass:
+                continue
+            out.append(letter)
+        return out
+
+    def _disaster_options(self, state: DeoleState, sheet: dict[str, Any], die: list[Any]) -> list[Action]:
+        options: list[Action] = []
+        for track in (die[0], D.CREW):
+            if None in sheet["boxes"][track]:
+                options.append(("disaster", track))
+        if sheet["helping_hands"] > 0:
+            options.append(("help",))
+        return options
+
+    # -- applying ---------------------------------------------------------------------------------
+    def _advance(self, state: DeoleState, events: list[Event]) -> None:
+        """Resolve forced steps until a real choice (two options or more) awaits a player."""
+        for _ in range(10_000):
+            if state.over:
+                return
+            if not state.order:
+                self._end_turn(state, events)
+                continue
+            phase, options = self._decision(state)
+            seat = state.actor
+            if phase == "die" and not state.pool:
+                events.append(Event("no_die", {"seat": seat}))
+                self._next_player(state, events)
+            elif phase == "done":
+                self._next_player(state, events)
+            elif phase == "disaster" and state.ctx["die"][1] in state.sheets[seat]["disaster_values"]:
+                die = state.ctx["die"]
+                events.append(Event("disaster_ignored", {"seat": seat, "colour": die[0], "value": die[1]}))
+                state.compass.append(die)
+                state.ctx["die"] = None
+            elif len(options) == 1:
+                self._do(state, options[0], events)
+            elif not options:
+                self._resolve_empty(state, phase, events)
+            else:
+                return
+        raise RuntimeError("deole: too many forced steps")
+
+    def _resolve_empty(self, state: DeoleState, phase: str, events: list[Event]) -> None:
+        seat = state.actor
+        ctx = state.ctx
+        sheet = state.sheets[seat]
+        if phase in ("track", "mode", "adjust"):
+            die = ctx["die"]
+            value = die[1] if die[1] is not None else state.rng.randint(1, 6)
+            state.compass.append([die[0], value])
+            events.append(Event("die_discarded", {"seat": seat, "colour": die[0], "value": value}))
+            ctx["die"], ctx["track"], ctx["delta"] = None, None, 0
+        elif phase == "move":
+            box = _step(tuple(sheet["pos"]), sheet["heading"])
+            storm = storm_boxes(state.storms)
+            any_exit = any(_open_exit(box, d, sheet["colour"], storm) for d in _turns(sheet["heading"]))
+            if box in storm or not any_exit:  # only storms (solo) can close every way: the ship crashes
+                self._lose(state, "crash", events)
+                return
+            ctx["tasks"].pop(0)
+            events.append(Event("becalmed", {"seat": seat}))
+        elif phase == "port":
+            self._lose(state, "crash", events)
+        elif phase in ("flip", "castaway", "colour", "take", "docked"):
+            ctx["tasks"].pop(0)
+        elif phase == "bonus":
+            events.append(Event("bonus_lost", {"seat": seat, "count": ctx["bonus"]}))
+            ctx["bonus"] = 0
+        elif phase == "disaster":
+            self._lose(state, "shipwreck", events)
+        elif phase == "die":
+            self._next_player(state, events)
+        else:
+            raise AssertionError(phase)
+
+    def _do(self, state: DeoleState, action: Action, events: list[Event]) -> None:
+        seat = state.actor
+        sheet = state.sheets[seat]
+        ctx = state.ctx
+        kind = action[0]
+        if kind == "die":
+            die = [action[1], action[2]]
+            state.pool.remove(die)
+            ctx.update(die=die, source="pool", started=True)
+            events.append(Event("die_taken", {"seat": seat, "colour": die[0], "value": die[1]}))
+        elif kind == "anchor":
+            dropped = [action[1], action[2]]
+            state.pool.remove(dropped)
+            state.compass.append(dropped)
+            disaster = state.pool.pop(0)
+            ctx.update(die=disaster, source="disaster", started=True)
+            events.append(Event("anchor", {"seat": seat, "colour": dropped[0], "value": dropped[1],
+                                           "disaster_colour": disaster[0], "disaster_value": disaster[1]}))
+        elif kind == "track":
+            track = action[1]
+            box = self._first_free(sheet, track)
+            ctx["track"] = track
+            if box in D.RUDDER_BOXES[track]:
+                sheet["rudders"][track] += 1
+                events.append(Event("rudder_gained", {"seat": seat, "track": track}))
+        elif kind == "mode":
+            sheet["modes"][ctx["track"]] = action[1]
+            events.append(Event("track_started", {"seat": seat, "track": ctx["track"], "mode": action[1]}))
+        elif kind == "rudder":
+            track = ctx["track"]
+            sheet["rudders"][track] -= 1
+            sheet["rudders_used"][track] += 1
+            ctx["die"][1] += action[1]
+            ctx["delta"] = action[1]
+            events.append(Event("rudder_used", {"seat": seat, "track": track, "delta": f"{action[1]:+d}",
+                                                "value": ctx["die"][1]}))
+        elif kind in ("place", "value"):
+            if kind == "value":
+                ctx["die"][1] = action[1]
+            self._place(state, seat, events)
+        elif kind == "port":
+            lane, heading = port_box(sheet["colour"], action[1] - 1)
+            sheet.update(port=action[1] - 1, pos=list(lane), heading=heading)
+            events.append(Event("port_left", {"seat": seat, "port": action[1]}))
+        elif kind == "move":
+            ctx["tasks"].pop(0)
+            self._trace(state, seat, action[1], events)
+        elif kind == "flip":
+            ctx["tasks"].pop(0)
+            sheet["flipped"].append(action[1] - 1)
+            events.append(Event("wreck", {"seat": seat, "box": action[1]}))
+        elif kind == "castaway":
+            ctx["tasks"].pop(0)
+            track = action[1]
+            box = self._castaway_box(sheet, track)
+            sheet["boxes"][track][box] = CASTAWAY
+            events.append(Event("castaway_written", {"seat": seat, "track": track, "box": box + 1}))
+            if box in D.RUDDER_BOXES[track]:
+                sheet["rudders"][track] += 1
+                events.append(Event("rudder_gained", {"seat": seat, "track": track}))
+            self._check_columns(sheet, ctx, seat, events)
+        elif kind == "bonus":
+            self._take_bonus(state, seat, action[1], events)
+        elif kind == "colour":
+            ctx["tasks"].pop(0)
+            state.bag.remove(action[1])
+            die = [action[1], state.rng.randint(1, 6)]
+            ctx.update(die=die, source="B", track=None, delta=0)
+            events.append(Event("bonus_die", {"seat": seat, "colour": die[0], "value": die[1]}))
+        elif kind == "take":
+            ctx["tasks"].pop(0)
+            die = [action[1], action[2]]
+            state.compass.remove(die)
+            ctx.update(die=die, source="D", track=None, delta=0)
+            events.append(Event("bonus_die", {"seat": seat, "colour": die[0], "value": die[1]}))
+        elif kind == "disaster":
+            self._place_disaster(state, seat, action[1], events)
+        elif kind == "help":
+            sheet["helping_hands"] -= 1
+            state.compass.append(ctx["die"])
+            events.append(Event("helping_hand", {"seat": seat, "colour": ctx["die"][0], "value": ctx["die"][1]}))
+            ctx["die"] = None
+        else:
+            raise AssertionError(action)
+
+    def _place(self, state: DeoleState, seat: int, events: list[Event]) -> None:
+        ctx = state.ctx
+        sheet = state.sheets[seat]
+        track, die = ctx["track"], ctx["die"]
+        box = self._first_free(sheet, track)
+        sheet["boxes"][track][box] = die[1]
+        sheet["round_dice"].append([track, box, die[0]])
+        events.append(Event("die_placed", {"seat": seat, "track": track, "box": box + 1, "colour": die[0],
+                                           "value": die[1]}))
+        if track == D.CREW and box == D.CREW_BONUS_BOX:
+            ctx["bonus"] += 1
+            events.append(Event("bonus_earned", {"seat": seat, "reason": "crew"}))
+        self._check_columns(sheet, ctx, seat, events)
+        ctx["die"], ctx["track"], ctx["delta"] = None, None, 0
+        if not sheet["docked"]:
+            ctx["tasks"].insert(0, f"trace:{track if track == D.CREW else die[0]}")
+
+    def _check_columns(self, sheet: dict[str, Any], ctx: dict[str, Any], seat: int, events: list[Event]) -> None:
+        for column in range(D.CREW_LENGTH):
+            if column in sheet["columns"]:
+                continue
+            cells = [sheet["boxes"][t][column] for t in D.TRACKS]
+            if any(c is None for c in cells):
+                continue
+            sheet["columns"].append(column)
+            if column in D.STAR_COLUMNS:
+                if DISASTER in cells:  # solo: a Disaster in the column forbids its bonus
+                    events.append(Event("column_spoiled", {"seat": seat, "column": column + 1}))
+                else:
+                    ctx["bonus"] += 1
+                    events.append(Event("bonus_earned", {"seat": seat, "reason": "column", "column": column + 1}))
+
+    def _trace(self, state: DeoleState, seat: int, direction: str, events: list[Event]) -> None:
+        sheet = state.sheets[seat]
+        ctx = state.ctx
+        heading = sheet["heading"]
+        box = _step(tuple(sheet["pos"]), heading)
+        before = sheet["max_depth"]
+        sheet["path"].append([box[0], box[1], heading, direction])
+        sheet["pos"], sheet["heading"] = list(box), direction
+        sheet["max_depth"] = max(before, D.depth(box, sheet["colour"]))
+        events.append(Event("moved", {"seat": seat, "direction": direction, "box": _box_name(box)}))
+        follow: list[str] = []
+        if box in D.WRECKS:
+            if any(i not in sheet["flipped"] for i in D.CREW_FLIPPABLE):
+                follow.append("flip")
+            else:
+                events.append(Event("wreck_nothing", {"seat": seat}))
+        if list(box) in state.castaways:
+            state.castaways.remove(list(box))
+            if state.solo:
+                sheet["helping_hands"] += 1
+            events.append(Event("castaway_rescued", {"seat": seat, "box": _box_name(box)}))
+            follow.append("castaway")
+        if box in D.COASTS[sheet["colour"]] and not sheet["eolia"]:
+            sheet["eolia"] = True
+            first = state.eolia_first_turn in (None, state.turn_counter)
+            if state.solo:
+                first = before < D.SOLO_ISLAND_DEPTH_LIMIT  # only on the outward journey
+            events.append(Event("eolia", {"seat": seat, "bonus": first}))
+            if first:
+                if not state.solo:
+                    state.eolia_first_turn = state.turn_counter
+                sheet["eolia_bonus"] = True
+                ctx["bonus"] += 1
+                events.append(Event("bonus_earned", {"seat": seat, "reason": "eolia"}))
+        if not _in_grid(_step(box, direction)):
+            sheet["docked"] = True
+            events.append(Event("returned_to_port", {"seat": seat}))
+        ctx["tasks"][0:0] = follow
+
+    def _take_bonus(self, state: DeoleState, seat: int, letter: str, events: list[Event]) -> None:
+        sheet = state.sheets[seat]
+        ctx = state.ctx
+        ctx["bonus"] -= 1
+        sheet["bonuses"].append(letter)
+        events.append(Event("bonus_taken", {"seat": seat, "bonus": letter}))
+        if letter in ("A", "B") and not state.bag:
+            self._refill(state, events)
+        if letter == "A":
+            colour = state.bag.pop(state.rng.randrange(len(state.bag)))
+            ctx.update(die=[colour, None], source="A", track=None, delta=0)
+            events.append(Event("bonus_draw", {"seat": seat, "colour": colour}))
+        elif letter == "B":
+            ctx["tasks"].insert(0, "colour")
+        elif letter == "C":
+            ctx["tasks"].insert(0, "trace:free")
+        elif letter == "D":
+            ctx["tasks"].insert(0, "take")
+
+    def _place_disaster(self, state: DeoleState, seat: int, track: str, events: list[Event]) -> None:
+        sheet = state.sheets[seat]
+        die = state.ctx["die"]
+        boxes = sheet["boxes"][track]
+        box = max(i for i, b in enumerate(boxes) if b is None)  # the free box furthest to the right
+        boxes[box] = DISASTER
+        sheet["disaster_values"].append(die[1])
+        sheet["round_dice"].append([track, box, die[0]])
+        if track != D.CREW:
+            state.round_disasters.append(track)
+        events.append(Event("disaster_placed", {"seat": seat, "track": track, "box": box + 1,
+                                                "colour": die[0], "value": die[1]}))
+        self._check_columns(sheet, state.ctx, seat, events)
+        state.ctx["die"] = None
+
+    def _lose(self, state: DeoleState, outcome: str, events: list[Event]) -> None:
+        state.outcome = outcome  # announced by _finish as solo_<outcome>
+        self._finish(state, events)
+
+    # -- turns and rounds -------------------------------------------------------------------------
+    def _next_player(self, state: DeoleState, events: list[Event]) -> None:
+        state.order.pop(0)
+        state.ctx = _fresh_ctx()
+
+    def _start_turn(self, state: DeoleState, events: list[Event]) -> None:
+        active = [s for s in range(state.players) if s not in state.eliminated]
+        need = len(active) + 1
+        if len(state.bag) < need:
+            self._refill(state, events)
+        state.pool = []
+        for _ in range(min(need, len(state.bag))):
+            colour = state.bag.pop(state.rng.randrange(len(state.bag)))
+            state.pool.append([colour, state.rng.randint(1, 6)])
+        start = state.first_player
+        state.order = [s for s in [(start + i) % state.players for i in range(state.players)] if s in active]
+        state.ctx = _fresh_ctx()
+        events.append(Event("turn_start", {"round": state.round, "turn": state.turn,
+                                           "dice": " ".join(f"{c} {v}" for c, v in state.pool)}))
+
+    def _refill(self, state: DeoleState, events: list[Event]) -> None:
+        """The bag runs short: every die on the Compass Rose goes back into the bag."""
+        count = len(state.compass)
+        state.bag.extend(c for c, _ in state.compass)
+        state.compass = []
+        events.append(Event("refill", {"count": count}))
+
+    def _end_turn(self, state: DeoleState, events: list[Event]) -> None:
+        state.compass.extend(state.pool)  # the die nobody took goes to the Compass Rose
+        state.pool = []
+        state.turn += 1
+        state.turn_counter += 1
+        if state.turn > D.TURNS_PER_ROUND:
+            self._end_round(state, events)
+            if state.over:
+                return
+        self._start_turn(state, events)
+
+    def _end_round(self, state: DeoleState, events: list[Event]) -> None:
+        # Dice leave the sheets (their values stay written) and go back into the bag.
+        for sheet in state.sheets:
+            state.bag.extend(colour for _, _, colour in sheet["round_dice"])
+            sheet["round_dice"] = []
+        events.append(Event("round_end", {"round": state.round}))
+        if state.solo:
+            for track in state.round_disasters:
+                state.storms[track] += 1
+                events.append(Event("storm", {"colour": track, "rows": state.storms[track]}))
+            state.round_disasters = []
+            sheet = state.sheets[0]
+            storm = storm_boxes(state.storms)
+            if sheet["pos"] is not None and not sheet["docked"] and tuple(sheet["pos"]) in storm:
+                state.order = [0]
+                self._lose(state, "crash", events)
+                return
+        state.round += 1
+        state.turn = 1
+        if state.round > D.ROUNDS:
+            self._finish(state, events)
+            return
+        self._place_castaways(state, events)
+
+    def _place_castaways(self, state: DeoleState, events: list[Event]) -> None:
+        yellow, red = state.rng.randint(1, 6), state.rng.randint(1, 6)
+        symbol = D.CASTAWAY_SYMBOLS[D.ANNEX_GRID[yellow - 1][red - 1]]
+        state.castaway_symbol = symbol
+        state.castaways = [list(b) for b in D.CASTAWAY_BOXES[symbol]]
+        events.append(Event("castaways_placed", {"yellow": yellow, "red": red, "symbol": symbol}))
+
+    def _finish(self, state: DeoleState, events: list[Event]) -> None:
+        state.over = True
+        state.order = []
+        if state.solo and not state.outcome:
+            state.outcome = "won" if state.sheets[0]["docked"] else "not_home"
+        if state.solo:
+            events.append(Event("solo_" + state.outcome, {"seat": 0}))
+        result = self.result(state)
+        for player in result.ranking:
+            events.append(Event("final_score", {"seat": player.seat, "rank": player.rank, "score": player.score,
+                                                **player.breakdown}))
+
+
+def _distinct(dice: list[list[Any]]) -> list[tuple[str, int]]:
+    seen: list[tuple[str, int]] = []
+    for colour, value in dice:
+        if (colour, value) not in seen:
+            seen.append((colour, value))
+    return seen
+
+
+def _box_name(box: Box) -> str:
+    """Chess-like name: column letter A-I (west to east), row number 1-9 (north to south)."""
+    return f"{'ABCDEFGHI'[box[1]]}{box[0] + 1}"
+
+
+_PHASE_ACTIONS: dict[str, tuple[str, ...]] = {
+    "die": ("die", "anchor"), "track": ("track",), "mode": ("mode",), "adjust": ("place", "rudder", "value"),
+    "port": ("port",), "move": ("move",), "flip": ("flip",), "castaway": ("castaway",), "bonus": ("bonus",),
+    "colour": ("colour",), "take": ("take",), "disaster": ("disaster", "help"),
+}
