@@ -56,7 +56,8 @@ class PlayByChatBot(commands.Bot):
         for key in registry.game_keys():  # a game's own cog, when it has one
             if importlib.util.find_spec(f"cogs.{key}") is not None:
                 await self.load_extension(f"cogs.{key}")
-        self.clock = TurnClock(self.tables, self.get_cog("GameCog").announce_timeout)
+        game_cog = self.get_cog("GameCog")
+        self.clock = TurnClock(self.tables, game_cog.announce_timeout, game_cog.announce_reminder)
         self.clock.start()
         if self.config.dev_guild_id:
             guild = discord.Object(self.config.dev_guild_id)

@@ -9,15 +9,17 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.tables import MoveOutcome, TableService
+from bot.tables import MoveOutcome, Table, TableService
 
 log = logging.getLogger(__name__)
 
 
 class TurnClock:
-    def __init__(self, service: TableService, on_timeout: Callable[[MoveOutcome], Awaitable[None]]) -> None:
+    def __init__(self, service: TableService, on_timeout: Callable[[MoveOutcome], Awaitable[None]],
+                 on_reminder: Callable[[Table, int], Awaitable[None]] | None = None) -> None:
         self.service = service
         self.on_timeout = on_timeout
+        self.on_reminder = on_reminder
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         service.on_deadline_change = self._wake.set
@@ -31,7 +33,13 @@ class TurnClock:
             await asyncio.gather(self._task, return_exceptions=True)
 
     async def fire_due(self) -> list[MoveOutcome]:
-        """Handle every passed deadline now (also what the loop does when it wakes)."""
+        """Send due reminders and handle every passed deadline (what the loop does when it wakes)."""
+        for table, seat in await self.service.due_reminders():
+            if self.on_reminder is not None:
+                try:
+                    await self.on_reminder(table, seat)
+                except Exception:
+                    log.exception("turn clock: a reminder failed")
         outcomes = []
         for channel_id in self.service.due():
             try:
@@ -51,7 +59,7 @@ class TurnClock:
         while True:
             await self.fire_due()
             self._wake.clear()
-            deadline = self.service.next_deadline()
-            delay = None if deadline is None else max(0.0, deadline - self.service.clock())
+            wake_at = self.service.next_wake()
+            delay = None if wake_at is None else max(0.0, wake_at - self.service.clock())
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=delay)

@@ -60,6 +60,7 @@ class MoveOutcome:
 ELIMINATED = "@eliminated"  # move-log entry for a seat removed by the clock or a host
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 30, 14 * 86400
 PAUSES_PER_PLAYER = 2
+REMINDER_MIN_TURN_SECONDS = 10 * 60  # shorter turns are played live: no reminders
 RESUME_WAIT_SECONDS = 120  # others seated may resume someone's pause after this long
 
 
@@ -323,7 +324,9 @@ class TableService:
             if table.record.deadline is None:
                 raise TableError("no_deadline")
             table.record.deadline += seconds
-            await self.store.set_clock(table.record.id, table.record.deadline)
+            await self.store.set_clock(table.record.id, table.record.deadline,
+                                       reminders_sent=table.record.reminders_sent)
+        self.on_deadline_change()
         return table
 
     async def substitute(self, channel_id: int, user_id: int, old_user: int, new_user: int, new_name: str,
@@ -359,10 +362,47 @@ class TableService:
             await self.store.save_seats(table.record.id, table.seats)
             return await self._commit(table, working, [(seat.position, ELIMINATED)], events, before=before)
 
+    @staticmethod
+    def reminder_times(table: Table) -> list[float]:
+        """When to remind the player to move: at half time, and one hour before the deadline when the
+        turn is long enough for that to differ; none for short (live) turns."""
+        record = table.record
+        if record.deadline is None or record.turn_seconds < REMINDER_MIN_TURN_SECONDS:
+            return []
+        times = [record.deadline - record.turn_seconds / 2]
+        if record.turn_seconds > 2 * 3600:
+            times.append(record.deadline - 3600)
+        return sorted(times)
+
+    def _next_reminder(self, table: Table) -> float | None:
+        pending = self.reminder_times(table)[table.record.reminders_sent:]
+        return pending[0] if pending else None
+
     def next_deadline(self) -> float | None:
-        """The earliest running deadline over all tables (the clock sleeps until then)."""
+        """The earliest running deadline over all tables."""
         deadlines = [t.record.deadline for t in self.tables.values() if t.record.deadline is not None]
         return min(deadlines, default=None)
+
+    def next_wake(self) -> float | None:
+        """The earliest deadline or pending reminder: the clock sleeps until then."""
+        times = [t.record.deadline for t in self.tables.values() if t.record.deadline is not None]
+        times += [r for t in self.tables.values() if (r := self._next_reminder(t)) is not None]
+        return min(times, default=None)
+
+    async def due_reminders(self) -> list[tuple[Table, int]]:
+        """Tables whose next reminder time has passed, with the seat to remind; marks them sent (a
+        reminder missed while the bot was down is sent once, not once per missed time)."""
+        now, due = self.clock(), []
+        for table in list(self.tables.values()):
+            reminder = self._next_reminder(table)
+            owner = table.game.turn_owner(table.state) if table.state is not None else None
+            if reminder is None or reminder > now or owner is None:
+                continue
+            table.record.reminders_sent = sum(1 for r in self.reminder_times(table) if r <= now)
+            await self.store.set_clock(table.record.id, table.record.deadline,
+                                       reminders_sent=table.record.reminders_sent)
+            due.append((table, owner))
+        return due
 
     def due(self) -> list[int]:
         now = self.clock()
@@ -406,7 +446,7 @@ class TableService:
             deadline = self.clock() + table.record.turn_seconds
         else:
             return
-        table.record.deadline = deadline
+        table.record.deadline, table.record.reminders_sent = deadline, 0
         await self.store.set_clock(table.record.id, deadline)
         self.on_deadline_change()
 

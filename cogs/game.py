@@ -285,14 +285,27 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
     async def announce_timeout(self, outcome: MoveOutcome) -> None:
         """Called by the turn clock: say what the clock did, in the table's channel."""
         table = outcome.table
-        channel = self.bot.get_channel(table.record.channel_id)
-        if channel is None:
-            channel = await self.bot.fetch_channel(table.record.channel_id)
-        guild_locale = str(channel.guild.preferred_locale.value) if getattr(channel, "guild", None) else None
-        locale = pick_locale(guild_locale)
+        channel, locale = await self.channel_of(table)
         player = table.seats[outcome.timed_out_seat].display
         headline = t(locale, f"clock.{outcome.timeout}", player=player)
         await self.send_board(channel.send, outcome, headline, locale)
+
+    async def channel_of(self, table: Table) -> tuple[Any, str]:
+        channel = self.bot.get_channel(table.record.channel_id) or await self.bot.fetch_channel(table.record.channel_id)
+        guild = getattr(channel, "guild", None)
+        return channel, pick_locale(str(guild.preferred_locale.value) if guild else None)
+
+    async def announce_reminder(self, table: Table, seat: int) -> None:
+        """Called by the turn clock: remind the player to move (a mention of that player only)."""
+        user_id = table.seats[seat].user_id
+        if user_id is None or table.record.deadline is None:
+            return
+        channel, locale = await self.channel_of(table)
+        when = discord.utils.format_dt(datetime.fromtimestamp(table.record.deadline, tz=UTC), "R")
+        await deliver(lambda: channel.send(
+            t(locale, "clock.reminder", mention=f"<@{user_id}>", when=when),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)], everyone=False, roles=False),
+        ))
 
     async def send_board(self, send: Any, outcome: MoveOutcome, headline: str | None, locale: str) -> None:
         """After a committed move: what happened, the standings, whose turn (a mention of that player only,

@@ -44,6 +44,7 @@ class TableRecord:
     paused_at: float | None = None
     paused_by: int | None = None
     time_left: float | None = None  # seconds of the turn left when paused
+    reminders_sent: int = 0
 
 
 class Store(ABC):
@@ -86,7 +87,8 @@ class Store(ABC):
         version is still ``expected_version``; else raise ``VersionConflict``. Returns the new version."""
 
     @abstractmethod
-    async def set_clock(self, table_id: int, deadline: float | None, turn_seconds: int | None = None) -> None: ...
+    async def set_clock(self, table_id: int, deadline: float | None, turn_seconds: int | None = None,
+                        reminders_sent: int = 0) -> None: ...
 
     @abstractmethod
     async def set_pause(self, table_id: int, paused_at: float | None, paused_by: int | None,

@@ -194,3 +194,32 @@ async def test_host_controls_kick_substitute_extend(setup):
     assert table.seats[2].eliminated and outcome.next_seats == [0]
     with pytest.raises(TableError):
         await service.kick(CHANNEL, ALICE, CAROL)
+
+
+async def test_reminders_at_half_time_and_one_hour_before_once_each(setup):
+    service, now, store = setup
+    table = await start_three(service, turn_seconds=86400)  # 24 h turn from t=1000: deadline 87400
+    # half time: 87400 - 43200 = 44200; one hour before: 87400 - 3600 = 83800
+    assert service.reminder_times(table) == [44200.0, 83800.0]
+    assert service.next_wake() == 44200.0
+    now.now = 44199.0
+    assert await service.due_reminders() == []
+    now.now = 44200.0
+    assert [(t.record.channel_id, seat) for t, seat in await service.due_reminders()] == [(CHANNEL, 0)]
+    assert await service.due_reminders() == []  # sent once
+    assert service.next_wake() == 83800.0
+    await store.close()
+    await store.open()  # restart: the sent reminder is remembered
+    service = TableService(store, clock=now)
+    await service.load()
+    assert await service.due_reminders() == []
+    now.now = 90000.0  # down past the second reminder and the deadline: one reminder, then the timeout
+    assert len(await service.due_reminders()) == 1
+    assert (await service.expire(CHANNEL)).timeout == "default"
+    assert service.table(CHANNEL).record.reminders_sent == 0  # bob's new turn starts afresh
+
+
+async def test_no_reminders_for_live_turns(setup):
+    service, now, _ = setup
+    table = await start_three(service, turn_seconds=120)
+    assert service.reminder_times(table) == [] and service.next_wake() == 1120.0
