@@ -329,6 +329,30 @@ class TableService:
         self.on_deadline_change()
         return table
 
+    async def change_turn_time(self, channel_id: int, user_id: int, seconds: int,
+                               manage_channels: bool = False) -> Table:
+        """Settings change only in the lobby or while paused, so no running turn changes under a player."""
+        table = self.table(channel_id)
+        self._require_host(table, user_id, manage_channels)
+        async with table.lock:
+            if table.record.status != "lobby" and table.record.paused_at is None:
+                raise TableError("settings_when_paused")
+            table.record.turn_seconds = seconds
+            await self.store.set_clock(table.record.id, table.record.deadline, seconds,
+                                       reminders_sent=table.record.reminders_sent)
+        return table
+
+    def my_turns(self, guild_id: int | None, user_id: int) -> list[tuple[Table, float | None]]:
+        """The user's tables in this server where it is their turn, soonest deadline first."""
+        found = []
+        for table in self.tables.values():
+            seat = table.seat_of(user_id)
+            if table.record.guild_id != guild_id or seat is None or table.state is None:
+                continue
+            if seat.position in table.game.to_act(table.state):
+                found.append((table, table.record.deadline))
+        return sorted(found, key=lambda item: (item[1] is None, item[1] or 0))
+
     async def substitute(self, channel_id: int, user_id: int, old_user: int, new_user: int, new_name: str,
                          manage_channels: bool = False) -> Table:
         """Hand a seat to another member; the seat keeps its state (score, hand, timeouts, pauses)."""

@@ -253,6 +253,29 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         await self.control(interaction, self.service.extend(interaction.channel_id, interaction.user.id, seconds,
                                                             self.manages(interaction)), "clock.extended", duration=duration)
 
+    @app_commands.command(name=_("settings"), description=_("Change the time per turn (lobby or paused; host)"))
+    @app_commands.rename(turn_time=_("turn_time"))
+    @app_commands.describe(turn_time=_("Time per turn: 90s, 10m, 24h, 3d (default 24h)"))
+    async def settings(self, interaction: discord.Interaction, turn_time: str) -> None:
+        locale = locale_of(interaction)
+        try:
+            seconds = parse_duration(turn_time)
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error))
+        await self.control(interaction, self.service.change_turn_time(
+            interaction.channel_id, interaction.user.id, seconds, self.manages(interaction)),
+            "clock.settings", turn_time=turn_time)
+
+    @app_commands.command(name=_("mine"), description=_("Your tables in this server where it is your turn"))
+    async def mine(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        lines = []
+        for table, deadline in self.service.my_turns(interaction.guild_id, interaction.user.id):
+            when = discord.utils.format_dt(datetime.fromtimestamp(deadline, tz=UTC), "R") if deadline else "-"
+            name = table.game.names.get(locale, table.game.key)
+            lines.append(t(locale, "clock.mine_line", game=name, channel=f"<#{table.record.channel_id}>", when=when))
+        await answer(interaction, "\n".join(lines) if lines else t(locale, "clock.mine_none"))
+
     # -- play ---------------------------------------------------------------------------------
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         notations = self.service.legal_notations(interaction.channel_id, interaction.user.id)

@@ -223,3 +223,20 @@ async def test_no_reminders_for_live_turns(setup):
     service, now, _ = setup
     table = await start_three(service, turn_seconds=120)
     assert service.reminder_times(table) == [] and service.next_wake() == 1120.0
+
+
+async def test_settings_only_in_lobby_or_paused_and_mine(setup):
+    service, now, store = setup
+    table = await start_three(service, turn_seconds=100)
+    with pytest.raises(TableError) as error:
+        await service.change_turn_time(CHANNEL, ALICE, 600)  # running turn
+    assert error.value.code == "settings_when_paused"
+    with pytest.raises(TableError):
+        await service.change_turn_time(CHANNEL, BOB, 600)  # not the host
+    await service.pause(CHANNEL, ALICE)
+    await service.change_turn_time(CHANNEL, ALICE, 600)
+    await service.resume(CHANNEL, ALICE)
+    await service.act(CHANNEL, ALICE, "take 1")
+    assert table.record.deadline == now.now + 600  # the next turn uses the new time
+    assert [(t.record.channel_id, d) for t, d in service.my_turns(1, BOB)] == [(CHANNEL, now.now + 600)]
+    assert service.my_turns(1, ALICE) == [] and service.my_turns(2, BOB) == []  # other server
