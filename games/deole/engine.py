@@ -795,7 +795,7 @@ class DeoleGame(Game):
                                            "value": die[1]}))
         if track == D.CREW and box == D.CREW_BONUS_BOX:
             ctx["bonus"] += 1
-            events.append(Event("bonus_earned", {"seat": seat, "reason": "crew"}))
+            events.append(Event("bonus_crew", {"seat": seat}))
         self._check_columns(sheet, ctx, seat, events)
         ctx["die"], ctx["track"], ctx["delta"] = None, None, 0
         if not sheet["docked"]:
@@ -814,7 +814,7 @@ class DeoleGame(Game):
                     events.append(Event("column_spoiled", {"seat": seat, "column": column + 1}))
                 else:
                     ctx["bonus"] += 1
-                    events.append(Event("bonus_earned", {"seat": seat, "reason": "column", "column": column + 1}))
+                    events.append(Event("bonus_column", {"seat": seat, "column": column + 1}))
 
     def _trace(self, state: DeoleState, seat: int, direction: str, events: list[Event]) -> None:
         sheet = state.sheets[seat]
@@ -843,13 +843,13 @@ class DeoleGame(Game):
             first = state.eolia_first_turn in (None, state.turn_counter)
             if state.solo:
                 first = before < D.SOLO_ISLAND_DEPTH_LIMIT  # only on the outward journey
-            events.append(Event("eolia", {"seat": seat, "bonus": first}))
+            events.append(Event("eolia", {"seat": seat}))
             if first:
                 if not state.solo:
                     state.eolia_first_turn = state.turn_counter
                 sheet["eolia_bonus"] = True
                 ctx["bonus"] += 1
-                events.append(Event("bonus_earned", {"seat": seat, "reason": "eolia"}))
+                events.append(Event("bonus_eolia", {"seat": seat}))
         if not _in_grid(_step(box, direction)):
             sheet["docked"] = True
             events.append(Event("returned_to_port", {"seat": seat}))
