@@ -295,7 +295,7 @@ def _draw_panel(canvas: Image.Image, draw: ImageDraw.ImageDraw, left: int, view:
         draw.text((x, y), text["game_over"], font=font(22, True), fill=LAST_PLACED)
         tile_box = -16  # no tile to show: the facts move to the left edge and the players move up
     info_x = x + tile_box + 16
-    draw.text((info_x, y + 24), text["tiles_left"].format(n=view.get("remaining", 0)), font=font(14, True),
+    draw.text((info_x, y + 24 if turn else y + 36), text["tiles_left"].format(n=view.get("remaining", 0)), font=font(14, True),
               fill=PANEL_TEXT)
     if turn:
         seat = int(turn.get("seat", 0))
@@ -362,6 +362,24 @@ def encode_png(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
+def board_geometry(view: dict[str, Any], tiles: dict[tuple[int, int], tuple[str, int]],
+                   labels: dict[str, tuple[int, int]]) -> tuple[_Grid, int, int, tuple[int, int]]:
+    """Where the board window lies: (grid, coordinate font size, margin, image size)."""
+    cells = set(tiles) | set(labels.values()) or {(0, 0)}
+    xs = [c[0] for c in cells]
+    ys = [c[1] for c in cells]
+    # Legal spots already ring the tiles; without them one empty ring shows where play can grow.
+    ring = 0 if labels else 1
+    x0, x1, y0, y1 = min(xs) - ring, max(xs) + ring, min(ys) - ring, max(ys) + ring
+    cols, rows = x1 - x0 + 1, y1 - y0 + 1
+    size = _tile_size(cols, rows, PANEL_WIDTH)
+    text_size, margin = _margin_for(size)
+    board_w, board_h = cols * size + 2 * margin, rows * size + 2 * margin
+    height = min(MAX_SIDE, max(board_h, _panel_height(view)))
+    top = margin + max(0, (height - board_h) // 2)
+    return _Grid(x0, y0, cols, rows, size, margin, top), text_size, margin, (board_w + PANEL_WIDTH, height)
+
+
 def board_image(view: dict[str, Any], names: list[str] | None = None, locale: str = "en",
                 highlight_legal: bool = True) -> Image.Image:
     """The board picture as a Pillow image (``render_board`` encodes it)."""
@@ -374,22 +392,10 @@ def board_image(view: dict[str, Any], names: list[str] | None = None, locale: st
         pending = (int(placed["x"]), int(placed["y"]))
         tiles[pending] = (turn["tile"], int(placed.get("rot", 0)) % 4)
 
-    cells = set(tiles) | set(labels.values()) or {(0, 0)}
-    xs = [c[0] for c in cells]
-    ys = [c[1] for c in cells]
-    # Legal spots already ring the tiles; without them one empty ring shows where play can grow.
-    ring = 0 if labels else 1
-    x0, x1, y0, y1 = min(xs) - ring, max(xs) + ring, min(ys) - ring, max(ys) + ring
-    cols, rows = x1 - x0 + 1, y1 - y0 + 1
-    size = _tile_size(cols, rows, PANEL_WIDTH)
-    text_size, margin = _margin_for(size)
-    board_w, board_h = cols * size + 2 * margin, rows * size + 2 * margin
-    width = board_w + PANEL_WIDTH
-    height = min(MAX_SIDE, max(board_h, _panel_height(view)))
+    grid, text_size, margin, (width, height) = board_geometry(view, tiles, labels)
+    board_w = width - PANEL_WIDTH
     canvas = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(canvas)
-    top = margin + max(0, (height - board_h) // 2)
-    grid = _Grid(x0, y0, cols, rows, size, margin, top)
 
     _draw_tiles(canvas, draw, grid, tiles, locale)
     _draw_coordinates(draw, grid, text_size, margin)
@@ -399,7 +405,7 @@ def board_image(view: dict[str, Any], names: list[str] | None = None, locale: st
     _draw_figures(canvas, grid, view, tiles, seat_labels)
     last = pending or (tuple(view["last_placed"]) if view.get("last_placed") else None)
     if last is not None and grid.contains(int(last[0]), int(last[1])):
-        _outline(draw, grid, int(last[0]), int(last[1]), LAST_PLACED, max(2, size // 20))
+        _outline(draw, grid, int(last[0]), int(last[1]), LAST_PLACED, max(2, grid.size // 20))
     _draw_panel(canvas, draw, board_w, view, _names(view, names, locale), seat_labels, locale)
     return canvas
 

@@ -137,7 +137,7 @@ def _city_shape(edges: tuple[int, ...], crowded: bool) -> CityShape:
         return CityShape(
             _rotated(top + bottom, rot), [_rotated(top, rot), _rotated(bottom, rot)],
             rotate_point((0.5, (north_depth + 1.0 - south_depth) / 2), rot),
-            _rotated([(0.13, 0.5), (0.87, 0.5), (0.13, 0.25)], rot),
+            _rotated([(0.2, 0.36), (0.8, 0.64), (0.8, 0.36)], rot),
         )
     if len(edge_set) == 2:
         rot = next(r for r in range(4) if {r, (r + 3) % 4} == edge_set)  # canonical corner N-W
@@ -145,8 +145,8 @@ def _city_shape(edges: tuple[int, ...], crowded: bool) -> CityShape:
         wall = _curve((1.0, 0.0), (depth, depth), (0.0, 1.0))
         polygon = [(0.0, 0.0), *wall]
         return CityShape(
-            _rotated(polygon, rot), [_rotated(wall, rot)], rotate_point((0.23, 0.23), rot),
-            _rotated([(0.58, 0.1), (0.1, 0.58), (0.08, 0.08)], rot),
+            _rotated(polygon, rot), [_rotated(wall, rot)], rotate_point((0.29, 0.29), rot),
+            _rotated([(0.12, 0.12), (0.62, 0.11), (0.11, 0.62)], rot),
         )
     rot = edges[0]  # canonical cap on the north edge
     depth = 0.22 if crowded else 0.28
@@ -172,7 +172,7 @@ def _stub_path(edge: int, end: Point, via_centre: bool) -> list[Point]:
     start = EDGE_MID[edge]
     if via_centre and end != CENTRE:
         return bezier(start, CENTRE, end)
-    return [start, end]
+    return bezier(start, ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2), end, steps=10)
 
 
 def _nearest_free(anchor: Point, taken: list[Point], path: list[Point]) -> Point:
@@ -211,7 +211,8 @@ def layout(tile_id: str) -> TileLayout:
     stubs = [road for road in tile.roads if len(road.edges) == 1]
     stub_edges = [road.edges[0] for road in stubs]
     stubs_meet = len(stubs) >= 3 or (len(stubs) == 2 and (stub_edges[0] - stub_edges[1]) % 2 == 0)
-    if stubs and not tile.monastery and (stubs_meet or not tile.cities):
+    centre_in_city = any(inside(CENTRE, city.polygon) for city in out.cities)
+    if stubs and not tile.monastery and not centre_in_city and (stubs_meet or not tile.cities):
         out.junction = CENTRE
     taken: list[Point] = [c.anchor for c in out.cities] + ([out.monastery] if out.monastery else [])
     for road in tile.roads:
@@ -219,12 +220,14 @@ def layout(tile_id: str) -> TileLayout:
             path = _through_path(tuple(road.edges))
         elif out.monastery is not None:
             path = _stub_path(road.edges[0], out.monastery, via_centre=False)
-        elif out.junction is not None:
+        elif out.junction is not None or centre_in_city:
             path = _stub_path(road.edges[0], CENTRE, via_centre=False)
         else:
             # The road ends at a city gate: run it into the biggest city so it meets the wall.
             path = _stub_path(road.edges[0], out.cities[_main_city(tile)].anchor, via_centre=True)
-        anchor = _nearest_free(point_along(path, 0.5 if len(road.edges) == 2 else 0.45), taken, path)
+        if len(road.edges) == 1:
+            path = path[: _visible_end(path, out.cities)]
+        anchor = _nearest_free(point_along(path, 0.5), taken, path)
         taken.append(anchor)
         out.roads.append(PathShape(path, anchor))
         if road.inn:
@@ -234,6 +237,24 @@ def layout(tile_id: str) -> TileLayout:
     out.spikes += _dividers(tile, out)
     out.fields = _field_anchors(tile, out, taken)
     return out
+
+
+def _visible_end(path: list[Point], cities: list[CityShape]) -> int:
+    """How many points of a road stub lie before it disappears under a city (at least the first two)."""
+    for index, point in enumerate(path):
+        if index >= 2 and any(inside(point, city.polygon) for city in cities):
+            return index
+    return len(path)
+
+
+def inside(p: Point, polygon: list[Point]) -> bool:
+    """Even-odd point-in-polygon test."""
+    x, y = p
+    result = False
+    for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1], strict=True):
+        if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
+            result = not result
+    return result
 
 
 def _main_city(tile: Any) -> int:

@@ -168,18 +168,9 @@ def _roofs(draw: ImageDraw.ImageDraw, city: geo.CityShape, big: int, rng: random
     ys = [p[1] for p in city.polygon]
     for _ in range(14):
         x, y = rng.uniform(min(xs), max(xs)), rng.uniform(min(ys), max(ys))
-        if _inside((x, y), city.polygon) and _inside((x + 0.07, y + 0.05), city.polygon):
+        if geo.inside((x, y), city.polygon) and geo.inside((x + 0.07, y + 0.05), city.polygon):
             w, h = rng.uniform(0.04, 0.07), rng.uniform(0.03, 0.05)
             draw.rectangle((x * big, y * big, (x + w) * big, (y + h) * big), fill=CITY_ROOF)
-
-
-def _inside(p: geo.Point, polygon: list[geo.Point]) -> bool:
-    x, y = p
-    inside = False
-    for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1], strict=True):
-        if (y1 > y) != (y2 > y) and x < (x2 - x1) * (y - y1) / (y2 - y1) + x1:
-            inside = not inside
-    return inside
 
 
 def _house(draw: ImageDraw.ImageDraw, centre: tuple[float, float], size: float, roof: RGB) -> None:
@@ -277,10 +268,12 @@ MEEPLE_BODY = [
     (0.58, 0.97), (0.86, 0.97), (0.7, 0.56), (0.92, 0.56), (0.98, 0.5), (0.9, 0.38), (0.64, 0.3),
 ]
 FIGURE_SCALE = {"normal": 0.36, "big": 0.48, "builder": 0.32, "keeper": 0.34}
+FIGURE_MIN = {"normal": 26, "big": 33, "builder": 23, "keeper": 25}  # keeps the player's mark legible
 
 
 def figure_size(kind: str, tile_size: int) -> int:
-    return max(12, round(FIGURE_SCALE.get(kind, 0.36) * tile_size))
+    scaled = round(FIGURE_SCALE.get(kind, 0.36) * tile_size)
+    return min(max(scaled, FIGURE_MIN.get(kind, 26)), round(tile_size * 0.6))
 
 
 @lru_cache(maxsize=512)

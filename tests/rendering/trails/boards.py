@@ -1,7 +1,8 @@
-"""Synthetic public views for renderer tests and the benchmark (no engine needed).
+"""Public views for renderer tests, examples and the benchmark.
 
-``matched_view`` lays tiles with matching edges (river first, as the rules do), so pictures look like real
-play; ``grid_view`` just fills a rectangle, for size limits.
+``game_view`` plays a real game with random AI up to a number of tiles; ``matched_view`` lays tiles with
+matching edges without the engine's rules (quick, any size); ``grid_view`` just fills a rectangle, for
+size limits.
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from games.ai import RandomAI
+from games.registry import get
 from rendering.trails.data import tile_types
 
 STEP = {0: (0, -1), 1: (1, 0), 2: (0, 1), 3: (-1, 0)}
@@ -149,3 +152,19 @@ def grid_view(n_tiles: int, columns: int, seed: int = 1, players: int = 6) -> di
         "last_placed": [0, 0],
         "options": {},
     }
+
+
+def game_view(tiles: int | None, seed: int = 1, players: int = 4,
+              expansions: tuple[str, ...] = ("river", "inns", "traders")) -> dict[str, Any]:
+    """The public view of a real game played by random AI until ``tiles`` tiles lie on the board
+    (``None``: to the end), stopping at the start of a turn."""
+    game = get("trails")
+    state = game.setup(players, {"expansions": ",".join(expansions)}, seed)
+    ai = RandomAI(seed)
+    while not game.is_over(state):
+        view = game.view(state, None)
+        if tiles is not None and len(view["board"]) >= tiles and view["turn"]["phase"] == "place":
+            return view
+        seat = game.to_act(state)[0]
+        game.apply(state, seat, ai.choose(game, state, seat))
+    return game.view(state, None)
