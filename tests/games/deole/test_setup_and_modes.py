@@ -10,7 +10,7 @@ from games.core import InvalidOptions
 from games.deole import GAME
 from games.deole import data as D
 from games.deole.engine import CASTAWAY, mode_allows, track_values
-from tests.games.deole.helpers import give, legal, play, prepared
+from tests.games.deole.helpers import give, play, prepared
 
 
 @pytest.mark.parametrize(("players", "per_colour"), [(1, 4), (2, 5), (3, 6), (4, 7)])
