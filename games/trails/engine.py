@@ -319,8 +319,12 @@ class TrailsGame(Game):
         raise IllegalAction("wrong_step", step=phase)
 
     def default_action(self, state: TrailsState, seat: Seat) -> TrailsAction:
+        """Timeout: lay the tile if it is not laid yet (first legal placement), end the turn without a new
+        figure (a figure chosen but not confirmed is taken back first; the clock plays until the turn ends)."""
         if state.phase == "place":
             return state.place_actions[0]
+        if state.phase == "confirm":
+            return UNDO
         return CONFIRM
 
     def eliminate(self, state: TrailsState, seat: Seat) -> list[Event]:
@@ -672,8 +676,19 @@ def _compute_placements(state: TrailsState) -> None:
                 rots = _fits(tid, pattern)
             if rots:
                 result[pos] = rots
+    actions: list[Place] = []
+    for pos, rots in result.items():
+        key = (pos, rots)
+        group = _PLACE_GROUPS.get(key)
+        if group is None:
+            group = _PLACE_GROUPS[key] = tuple(place(pos[0], pos[1], r) for r in rots)
+        actions += group
     state.legal_placements = result
-    state.place_actions = [place(x, y, r) for (x, y), rots in result.items() for r in rots]
+    state.place_actions = actions
+
+
+# (position, rotations) -> the Place actions, shared by every game of the process (they are values).
+_PLACE_GROUPS: dict[tuple[Pos, tuple[int, ...]], tuple[Place, ...]] = {}
 
 
 def _river_turn(flow: int, out: int) -> int:

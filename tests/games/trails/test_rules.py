@@ -485,3 +485,9 @@ def test_default_action_places_then_confirms():
     assert first in GAME.legal_actions(state, a)
     GAME.apply(state, a, first)
     assert GAME.default_action(state, a) == CONFIRM
+    GAME.apply(state, a, GAME.parse("figure road:0"))
+    # A figure chosen but not confirmed is taken back: the timed-out turn ends without a new figure.
+    assert GAME.default_action(state, a) == UNDO
+    GAME.apply(state, a, UNDO)
+    GAME.apply(state, a, GAME.default_action(state, a))
+    assert GAME.to_act(state) != [a] and state.figures == {}
