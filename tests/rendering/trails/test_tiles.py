@@ -89,7 +89,7 @@ def test_drawn_fields_are_the_data_fields() -> None:
 
 
 def test_figure_anchors_lie_on_their_feature() -> None:
-    """A knight stands on city colour, a farmer on field colour, a thief on road colour (unrotated, 96 px)."""
+    """A knight stands inside its city, a farmer on field colour, a thief on road colour (unrotated, 96 px)."""
     for tile_id, tile in TILE_TYPES.items():
         image = render_tile(tile_id, 0, 96)
         plan = geo.layout(tile_id)
@@ -100,8 +100,6 @@ def test_figure_anchors_lie_on_their_feature() -> None:
             x, y = plan.anchor(ref)
             got = _class_of(image.getpixel((min(95, int(x * 96)), min(95, int(y * 96)))))
             expected = {"city": "C", "road": "R", "field": "F"}[kind]
-            # City anchors may sit on a roof block or an emblem; only roads and fields must match exactly.
-            if kind != "city":
-                assert got == expected, f"{tile_id} {ref} at {(x, y)} lies on {got}"
-            else:
-                assert geo.CENTRE != (x, y) or len(tile.cities[0].edges) >= 2, tile_id
+            assert got == expected, f"{tile_id} {ref} at {(x, y)} lies on {got}"
+            if kind == "city":
+                assert geo.inside((x, y), plan.cities[int(ref.partition(":")[2])].polygon), f"{tile_id} {ref}"
