@@ -32,6 +32,7 @@ from .fake_discord.world import MANAGE_CHANNELS
 
 BotFactory = Callable[[], Awaitable[discord.Client]]
 START_TIMEOUT = 15.0
+LOGGERS = ("discord", "asyncio")  # asyncio: exceptions of tasks nobody awaited (e.g. a re-raising on_error)
 
 _running: weakref.WeakKeyDictionary[FakeDiscord, list[RunningBot]] = weakref.WeakKeyDictionary()
 
@@ -62,12 +63,16 @@ def point_discord_at(fake: FakeDiscord) -> Callable[[], None]:
 class _ErrorLog(logging.Handler):
     """Errors discord.py logs (failed commands, views, event handlers): shown when a wait times out."""
 
-    def __init__(self) -> None:
+    def __init__(self, notify: Callable[[], None]) -> None:
         super().__init__(level=logging.ERROR)
         self.records: list[logging.LogRecord] = []
+        self._notify = notify
 
     def emit(self, record: logging.LogRecord) -> None:
         self.records.append(record)
+        with contextlib.suppress(RuntimeError):  # wake waiters, from the event loop's thread only
+            asyncio.get_running_loop()
+            self._notify()
 
     def describe(self) -> str:
         if not self.records:
@@ -124,7 +129,8 @@ class RunningBot:
         finally:
             if not self.task.done():
                 self.task.cancel()
-            logging.getLogger("discord").removeHandler(self.error_log)
+            for name in LOGGERS:
+                logging.getLogger(name).removeHandler(self.error_log)
             with contextlib.suppress(ValueError):
                 self.fake.readiness_probes.remove(self.probe)
             with contextlib.suppress(ValueError):
@@ -153,8 +159,9 @@ async def start_bot(
     client = await factory()
     if guild_ready_timeout is not None:
         client._connection.guild_ready_timeout = guild_ready_timeout  # the constructor option, set late
-    error_log = _ErrorLog()
-    logging.getLogger("discord").addHandler(error_log)
+    error_log = _ErrorLog(fake.notifier.notify)
+    for name in LOGGERS:
+        logging.getLogger(name).addHandler(error_log)
     probe = _routing_probe(client)
     fake.readiness_probes.append(probe)
     fake.notifier.diagnostics.append(error_log.describe)

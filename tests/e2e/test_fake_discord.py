@@ -5,6 +5,7 @@ The bot is real discord.py 2.7 code (app_commands tree, views, modals, translato
 
 from __future__ import annotations
 
+import asyncio
 import io
 
 import aiohttp
@@ -147,6 +148,20 @@ async def game_dm(interaction: discord.Interaction, player: discord.User) -> Non
         await interaction.response.send_message("sent", ephemeral=True)
 
 
+@game.command(name="invite", description="Mention players, pinging only one")
+async def game_invite(interaction: discord.Interaction, player: discord.User, other: discord.User) -> None:
+    await interaction.response.send_message(
+        f"{player.mention} and {other.mention}: a table is open",
+        allowed_mentions=discord.AllowedMentions(users=[player], roles=False, everyone=False),
+    )
+
+
+@game.command(name="slow", description="Answers after a pause")
+async def game_slow(interaction: discord.Interaction) -> None:
+    await asyncio.sleep(0.3)
+    await interaction.response.send_message("too late?")
+
+
 @game.command(name="thread", description="Open a thread for a table")
 async def game_thread(interaction: discord.Interaction) -> None:
     assert isinstance(interaction.channel, discord.TextChannel)
@@ -187,7 +202,7 @@ class DemoBot(commands.Bot):
         if isinstance(error, app_commands.MissingPermissions):
             await interaction.response.send_message("you may not", ephemeral=True)
             return
-        raise error
+        await app_commands.CommandTree.on_error(self.tree, interaction, error)  # logs it
 
 
 @pytest.fixture
@@ -350,3 +365,35 @@ async def test_permissions_come_from_roles(fake: FakeDiscord, world: DefaultWorl
     assert (refused.content, refused.ephemeral) == ("you may not", True)
     allowed = await (await fake.slash("/game close", user=world.admin, channel=world.general)).reply()
     assert allowed.content == "closed (bot manage_messages=True)"
+
+
+async def test_mentions_honour_allowed_mentions(fake: FakeDiscord, world: DefaultWorld, bot: RunningBot):
+    inter = await fake.slash("/game invite", user=world.alice, channel=world.general, player=world.bob,
+                             other=world.carol)
+    reply = await inter.reply()
+    assert reply.content.startswith(f"<@{world.bob.id}> and <@{world.carol.id}>")
+    assert reply.mentions == [world.bob.id]  # carol is named but not pinged
+    assert reply.allowed_mentions is not None and reply.allowed_mentions["users"] == [world.bob.id]
+
+
+async def test_hang_then_serve_and_interaction_in_dm(fake: FakeDiscord, world: DefaultWorld, bot: RunningBot):
+    fault = fake.inject("POST", "/channels/*/messages", status=None, delay=0.2)
+    done = await (await fake.slash("/game announce", user=world.alice, channel=world.general)).reply()
+    assert done.content == "done" and fault.hits == 1
+    assert [r.status for r in fake.requests_to("POST", "/channels/*/messages")] == [200]
+    # A command used in the bot's DM: the payload carries `user` instead of `member`.
+    dm = fake.dm_channel(world.alice)
+    private = await (await fake.slash("/game secret", user=world.alice, channel=dm)).reply()
+    assert private.content == "your hand, alice" and private.channel is dm
+
+
+async def test_late_answer_is_rejected_like_discord(fake: FakeDiscord, world: DefaultWorld, bot: RunningBot):
+    fake.interaction_deadline = 0.1  # Discord allows 3 s; shortened to keep the test fast
+    inter = await fake.slash("/game slow", user=world.alice, channel=world.general)
+    callback_status = await fake.notifier.wait_for(
+        lambda: next((r.status for r in fake.requests_to("POST", "/interactions/*/*/callback")), None), 5,
+        "the late callback",
+    )
+    assert callback_status == 404 and inter.callback is None
+    await fake.notifier.wait_for(lambda: bot.errors or None, 5, "the bot to log the failure")
+    assert "Unknown interaction" in str(bot.errors[0].exc_info[1])
