@@ -491,3 +491,26 @@ def test_default_action_places_then_confirms():
     GAME.apply(state, a, UNDO)
     GAME.apply(state, a, GAME.default_action(state, a))
     assert GAME.to_act(state) != [a] and state.figures == {}
+
+
+def test_crest_belongs_to_its_own_fortress_segment():
+    state = new_game("IC-06", expansions="inns")
+    a, _ = seats(state)
+    # IC-06: crested corner fortress north-west and a separate cap south; the cap closes the start fortress.
+    _, events = turn(state, "place 0,-1 r0", "figure city:1")
+    # 2 tiles, the crest is on the other segment: 4 (not 6).
+    assert codes(events, "city_scored")[0]["points"] == 4 and codes(events, "city_scored")[0]["pennants"] == 0
+    assert score(state, a)["cities"] == 4
+
+
+def test_inner_field_never_connects_and_scores_its_fortresses():
+    # IC-03: four separate fortress caps round an inner meadow; the start closes the south cap at once.
+    state = new_game("IC-03,BA-E,BA-E,BA-E", expansions="inns")
+    a, _ = seats(state)
+    turn(state, "place 0,-1 r0", "figure field:0")
+    turn(state, "place 0,-2 r180")
+    turn(state, "place 1,-1 r270")
+    _, events = turn(state, "place -1,-1 r90")
+    # All four fortresses (2 tiles each) are closed and border the inner meadow: 4 * 3 = 12.
+    assert score(state, a)["fields"] == 12
+    assert codes(events, "field_scored") == [{"seat": a, "cities": 4, "keeper": False, "points": 12}]
