@@ -151,6 +151,7 @@ class TrailsState:
         self.board: dict[Pos, tuple[str, int]] = {}
         self.placements: list[tuple[int, int, str, int, int]] = []  # x, y, tile, rot, seat (-1: start)
         self.frontier: dict[Pos, str] = {}
+        self.by_pattern: dict[str, dict[Pos, None]] = {}  # the frontier grouped by pattern (ordered sets)
         self.nodes: dict[Pos, tuple[list[int], list[int], list[int]]] = {}
         self.parent: list[int] = []
         self.feats: list[Feature | None] = []
@@ -609,7 +610,10 @@ def _commit_tile(state: TrailsState, x: int, y: int, tid: str, rot: int, seat: S
     builder = state.builder_node[seat] if seat >= 0 else None
     extends_builder = False
     frontier = state.frontier
-    frontier.pop(pos, None)
+    by_pattern = state.by_pattern
+    old = frontier.pop(pos, None)
+    if old is not None:
+        _unfile(by_pattern, old, pos)
     edges = orient.edges
     for side in range(4):
         dx, dy = STEP[side]
@@ -617,8 +621,18 @@ def _commit_tile(state: TrailsState, x: int, y: int, tid: str, rot: int, seat: S
         neighbour = board.get(npos)
         opposite = (side + 2) % 4
         if neighbour is None:
-            pattern = frontier.get(npos, EMPTY_PATTERN)
-            frontier[npos] = pattern[:opposite] + edges[side] + pattern[opposite + 1:]
+            pattern = frontier.get(npos)
+            if pattern is None:
+                pattern = EMPTY_PATTERN
+            else:
+                _unfile(by_pattern, pattern, npos)
+            pattern = pattern[:opposite] + edges[side] + pattern[opposite + 1:]
+            frontier[npos] = pattern
+            group = by_pattern.get(pattern)
+            if group is None:
+                by_pattern[pattern] = {npos: None}
+            else:
+                group[npos] = None
             continue
         ntid, nrot = neighbour
         nor = ORIENTED[ntid][nrot]
@@ -637,6 +651,13 @@ def _commit_tile(state: TrailsState, x: int, y: int, tid: str, rot: int, seat: S
             for half in (2 * side, 2 * side + 1):
                 _union(state, field_nodes[orient.field_at[half]], nnodes[2][nor.field_at[FACING[half]]])
     return extends_builder
+
+
+def _unfile(by_pattern: dict[str, dict[Pos, None]], pattern: str, pos: Pos) -> None:
+    group = by_pattern[pattern]
+    del group[pos]
+    if not group:
+        del by_pattern[pattern]
 
 
 def _segment_node(state: TrailsState, x: int, y: int, ref: str) -> int:
@@ -670,12 +691,14 @@ def _compute_placements(state: TrailsState) -> None:
             if rots:
                 result[(rx, ry)] = rots
     elif tile.expansion != "river":
-        for pos, pattern in state.frontier.items():
+        # Open positions sharing an edge pattern share the fitting rotations: one lookup per pattern.
+        for pattern, positions in state.by_pattern.items():
             rots = _FITS.get((tid, pattern))
             if rots is None:
                 rots = _fits(tid, pattern)
             if rots:
-                result[pos] = rots
+                for pos in positions:
+                    result[pos] = rots
     actions: list[Place] = []
     for pos, rots in result.items():
         key = (pos, rots)

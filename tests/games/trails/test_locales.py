@@ -1,0 +1,33 @@
+"""Every event and error code the engine emits has a message in both catalogs, with the same fields."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import games.trails
+
+PACKAGE = Path(games.trails.__file__).parent
+SHARED_ERRORS = {"notation", "not_your_turn", "game_over"}
+
+
+def _catalog(locale: str) -> dict[str, str]:
+    return json.loads((PACKAGE / "locales" / f"{locale}.json").read_text(encoding="utf-8"))
+
+
+def test_catalogs_cover_every_code_with_identical_placeholders():
+    source = "".join(p.read_text(encoding="utf-8") for p in PACKAGE.glob("*.py"))
+    events = set(re.findall(r'Event\(\s*"(\w+)"', source)) | {"monastery_final", "monastery_scored"}
+    errors = set(re.findall(r'(?:IllegalAction|InvalidOptions)\(\s*"(\w+)"', source)) - SHARED_ERRORS
+    en, ru = _catalog("en"), _catalog("ru")
+    assert set(en) == set(ru)
+    for code in events:
+        assert f"event.{code}" in en, code
+    for code in errors:
+        assert f"error.{code}" in en, code
+    for key in ("name", "option.expansions", "option.fields", "option.deck", "option.expansions.river",
+                "option.expansions.inns", "option.expansions.traders"):
+        assert key in en
+    for key, text in en.items():
+        assert set(re.findall(r"{(\w+)}", ru[key])) == set(re.findall(r"{(\w+)}", text)), key
