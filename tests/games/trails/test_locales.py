@@ -31,3 +31,26 @@ def test_catalogs_cover_every_code_with_identical_placeholders():
         assert key in en
     for key, text in en.items():
         assert set(re.findall(r"{(\w+)}", ru[key])) == set(re.findall(r"{(\w+)}", text)), key
+
+
+def test_every_emitted_event_formats_in_both_languages():
+    from games.ai import RandomAI
+    from games.trails import GAME
+
+    catalogs = [_catalog("en"), _catalog("ru")]
+    seen = set()
+    for seed in range(6):
+        state = GAME.setup(3, {"expansions": "river,inns,traders"}, seed)
+        events = list(GAME.initial_events(state))
+        ai = RandomAI(seed)
+        while not GAME.is_over(state):
+            seat = GAME.to_act(state)[0]
+            if seed == 0 and len(state.deck) == 40:
+                events += GAME.eliminate(state, seat)
+                continue
+            events += GAME.apply(state, seat, ai.choose(GAME, state, seat))
+        for event in events:
+            seen.add(event.code)
+            for catalog in catalogs:
+                catalog[f"event.{event.code}"].format(**event.params)  # no missing field
+    assert {"dice_rolled", "city_scored", "road_scored", "field_scored", "game_end", "eliminated"} <= seen
