@@ -194,6 +194,11 @@ class DemoBot(commands.Bot):
         async def ping(interaction: discord.Interaction) -> None:
             await interaction.response.send_message("pong")
 
+        @self.tree.command(name="settings", description="Hidden from members without Manage Channels")
+        @app_commands.default_permissions(manage_channels=True)
+        async def settings(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("settings", ephemeral=True)
+
         self.tree.on_error = self.on_tree_error
         await self.tree.sync()
         await self.tree.sync(guild=guild)
@@ -365,6 +370,11 @@ async def test_permissions_come_from_roles(fake: FakeDiscord, world: DefaultWorl
     assert (refused.content, refused.ephemeral) == ("you may not", True)
     allowed = await (await fake.slash("/game close", user=world.admin, channel=world.general)).reply()
     assert allowed.content == "closed (bot manage_messages=True)"
+    # default_member_permissions: Discord does not even offer the command to alice.
+    assert fake.command("settings")["default_member_permissions"] == str(1 << 4)
+    with pytest.raises(PermissionError):
+        await fake.slash("/settings", user=world.alice, channel=world.general)
+    assert (await (await fake.slash("/settings", user=world.admin, channel=world.general)).reply()).ephemeral
 
 
 async def test_mentions_honour_allowed_mentions(fake: FakeDiscord, world: DefaultWorld, bot: RunningBot):

@@ -104,6 +104,22 @@ class FakeDiscord(FakeDiscordServer):
         guild_commands = self.guild_commands.get(guild_id, []) if guild_id is not None else []
         return cmd.resolve(text, self.global_commands, guild_commands, guild_id)
 
+    @staticmethod
+    def _check_command_visible(resolved: cmd.ResolvedCommand, user: FakeUser, channel: FakeChannel,
+                               guild: FakeGuild | None) -> None:
+        """Discord hides a command from members lacking its default_member_permissions, and outside its
+        contexts (0 guild, 1 bot DM, 2 private channel); the player could not run it at all."""
+        command = resolved.command
+        contexts = command.get("contexts")
+        context = 1 if channel.is_dm else 0
+        if (contexts is not None and context not in contexts) or (channel.is_dm and command.get("dm_permission") is False):
+            raise PermissionError(f"/{resolved.qualified_name} is not offered in this context ({context})")
+        required = command.get("default_member_permissions")
+        if guild is not None and required is not None:
+            have = guild.permissions_of(user)
+            if int(required) & have != int(required):
+                raise PermissionError(f"Discord would not show /{resolved.qualified_name} to {user.name}")
+
     def _command_data(self, resolved: cmd.ResolvedCommand, options: list[dict[str, Any]],
                       found: cmd.Resolved) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -169,6 +185,7 @@ class FakeDiscord(FakeDiscordServer):
         values = {**(options or {}), **kwargs}
         resolved = self._resolve_command(command, channel)
         guild = self.world.guild_of(channel)
+        self._check_command_visible(resolved, user, channel, guild)
         found = cmd.Resolved()
         given = []
         for name, value in values.items():

@@ -484,6 +484,8 @@ class FakeDiscordServer:
             "version": str(self.snowflakes.next()),
         }
         stored.setdefault("description", "")
+        if stored["default_member_permissions"] is not None:  # Discord answers it as a string
+            stored["default_member_permissions"] = str(int(stored["default_member_permissions"]))
         if scope is not None:
             stored["guild_id"] = str(scope)
         return stored
