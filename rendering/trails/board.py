@@ -160,13 +160,19 @@ def _margin_for(size: int) -> tuple[int, int]:
     return text_size, text_size * 2 + 6
 
 
+# Tile sizes come from a short ladder so that, as the board grows, sprites drawn for earlier images are reused.
+SIZE_LADDER = (96, 84, 72, 64, 56, 48, 40, 32, 24, 16)
+
+
 def _tile_size(cols: int, rows: int, panel: int) -> int:
-    size = max(48, min(96, BOARD_BUDGET // max(cols, rows)))
-    # Never exceed Discord-friendly dimensions, even for a long thin river snake.
-    for _ in range(3):
+    wanted = max(48, min(96, BOARD_BUDGET // max(cols, rows)))
+    for size in SIZE_LADDER:
         margin = _margin_for(size)[1]
-        size = min(size, (MAX_SIDE - panel - 2 * margin) // cols, (MAX_SIDE - 2 * margin) // rows)
-    return max(12, size)
+        # Never exceed Discord-friendly dimensions, even for a long thin river snake.
+        fits = cols * size + 2 * margin + panel <= MAX_SIDE and rows * size + 2 * margin <= MAX_SIDE
+        if size <= wanted and fits:
+            return size
+    return SIZE_LADDER[-1]
 
 
 def _placed_tiles(view: dict[str, Any]) -> dict[tuple[int, int], tuple[str, int]]:
@@ -307,12 +313,16 @@ def _draw_panel(canvas: Image.Image, draw: ImageDraw.ImageDraw, left: int, view:
     kinds = ["normal"] + ["big"] * inns + ["builder", "keeper"] * traders
     counts = {"normal": "figures_left", "big": "big_left", "builder": "builder_left", "keeper": "keeper_left"}
     turn_seat = turn.get("seat") if turn else None
+    best = max((p.get("score", 0) for p in view.get("players") or [] if not p.get("eliminated")), default=None)
     for player in view.get("players") or []:
         seat = player["seat"]
         color = _player_color(view, seat)
         dim = player.get("eliminated", False)
         if seat == turn_seat:
             draw.rectangle((left + 6, y - 4, canvas.width - 6, y + 58), fill=(60, 67, 78), outline=color, width=2)
+        elif turn is None and player.get("score", 0) == best and not dim:
+            # Game over: the winners' rows are framed in gold.
+            draw.rectangle((left + 6, y - 4, canvas.width - 6, y + 58), fill=(60, 67, 78), outline=LAST_PLACED, width=2)
         icon = figure_sprite("normal", color, seat_labels[seat], 40)
         canvas.paste(icon, (x - 4, y), icon)
         name_color = PANEL_DIM if dim else PANEL_TEXT

@@ -308,7 +308,7 @@ def _dividers(tile: Any, plan: TileLayout) -> list[list[Point]]:
 
 # ---- field areas -------------------------------------------------------------------------------------
 
-GRID = 72  # label grid resolution: fine enough that walls and roads split it like the picture does
+GRID = 48  # label grid resolution: fine enough that walls and roads split it like the picture does
 
 
 def obstacle_mask(plan: TileLayout, size: int) -> Image.Image:
@@ -346,25 +346,26 @@ def field_regions(plan: TileLayout, tile: Any, merge: bool = True) -> Any:
     """Grid cells of each field segment: the free area reached from the segment's half-edges
     (an inner field is the free area no half-edge reaches). With ``merge=False``: for each free area,
     the half-edges that open onto it (used to check the drawing against the data)."""
-    mask = obstacle_mask(plan, GRID).load()
-    component: dict[tuple[int, int], int] = {}
+    blocked = obstacle_mask(plan, GRID).tobytes()
+    labels = [-1] * (GRID * GRID)  # flat index y * GRID + x; plain lists keep this quick in pure Python
     areas: list[set[tuple[int, int]]] = []
-    for y in range(GRID):
-        for x in range(GRID):
-            if mask[x, y] or (x, y) in component:
-                continue
-            index = len(areas)
-            area = {(x, y)}
-            component[(x, y)] = index
-            queue = deque([(x, y)])
-            while queue:
-                cx, cy = queue.popleft()
-                for nx, ny in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
-                    if 0 <= nx < GRID and 0 <= ny < GRID and not mask[nx, ny] and (nx, ny) not in component:
-                        component[(nx, ny)] = index
-                        area.add((nx, ny))
-                        queue.append((nx, ny))
-            areas.append(area)
+    for start in range(GRID * GRID):
+        if blocked[start] or labels[start] >= 0:
+            continue
+        index = len(areas)
+        labels[start] = index
+        stack = [start]
+        members = []
+        while stack:
+            here = stack.pop()
+            members.append(here)
+            x = here % GRID
+            for there in (here - GRID, here + GRID, here - 1 if x else -1, here + 1 if x < GRID - 1 else -1):
+                if 0 <= there < GRID * GRID and not blocked[there] and labels[there] < 0:
+                    labels[there] = index
+                    stack.append(there)
+        areas.append({(i % GRID, i // GRID) for i in members})
+    component = {(i % GRID, i // GRID): label for i, label in enumerate(labels) if label >= 0}
 
     def cell_of(p: Point) -> tuple[int, int]:
         # Step a little inside the tile so a half-edge midpoint lands on its field, not the border.
@@ -432,3 +433,9 @@ def _depth(cells: set[tuple[int, int]]) -> dict[tuple[int, int], int]:
                 depth[n] = depth[(x, y)] + 1
                 queue.append(n)
     return depth
+
+
+def warm_up() -> None:
+    """Work out every tile's layout now (about a second in total) rather than during the first renders."""
+    for tile_id in tile_types():
+        layout(tile_id)

@@ -64,7 +64,7 @@ def render_tile(tile_id: str, rot: int, size: int, locale: str = "en") -> Image.
     return _rotated_tile(tile_id, rot % 4, size, locale if locale in GOODS_LETTERS else "en")
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _rotated_tile(tile_id: str, rot: int, size: int, locale: str) -> Image.Image:
     terrain = _terrain(tile_id, size)
     image = terrain.copy() if rot == 0 else terrain.transpose(ROTATE[rot])
@@ -73,7 +73,7 @@ def _rotated_tile(tile_id: str, rot: int, size: int, locale: str) -> Image.Image
     return image.resize((size, size), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=160)
 def _terrain(tile_id: str, size: int) -> Image.Image:
     """The unrotated landscape (fields, water, roads, cities, walls) at the supersampled size."""
     plan = geo.layout(tile_id)
