@@ -407,3 +407,25 @@ async def test_late_answer_is_rejected_like_discord(fake: FakeDiscord, world: De
     assert callback_status == 404 and inter.callback is None
     await fake.notifier.wait_for(lambda: bot.errors or None, 5, "the bot to log the failure")
     assert "Unknown interaction" in str(bot.errors[0].exc_info[1])
+
+
+async def test_invalid_command_names_are_rejected_at_sync(fake: FakeDiscord):
+    class BadBot(commands.Bot):
+        async def setup_hook(self) -> None:
+            @self.tree.command(name="ok", description=app_commands.locale_str("x"))
+            async def ok(interaction: discord.Interaction) -> None: ...
+
+            await self.tree.set_translator(UpperCaseTranslator())
+            await self.tree.sync()
+
+    class UpperCaseTranslator(app_commands.Translator):
+        async def translate(self, string, locale, context) -> str | None:  # type: ignore[override]
+            return "Новая Игра" if locale is discord.Locale.russian else None  # capitals and a space: invalid
+
+    async def make_bad_bot() -> discord.Client:
+        return BadBot(command_prefix="!", intents=discord.Intents.default())
+
+    with pytest.raises(discord.HTTPException) as failure:
+        await start_bot(fake, make_bad_bot, timeout=5)
+    assert failure.value.code == 50035
+    assert fake.registered_commands() == []
