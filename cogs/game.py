@@ -354,7 +354,7 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         if not outcome.finished and table.record.deadline is not None:
             when = discord.utils.format_dt(datetime.fromtimestamp(table.record.deadline, tz=UTC), "R")
             content = f"{content or ''} {t(locale, 'clock.deadline', when=when)}".strip()
-        image = await asyncio.to_thread(render_board, game.key, game.view(table.state, None), locale)
+        image = await asyncio.to_thread(render_board, game.key, game.view(table.state, None), locale, names)
         embed.set_image(url="attachment://board.png")
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in mention_ids], everyone=False, roles=False)
         await deliver(lambda: send(
@@ -382,7 +382,8 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         if table is None or table.state is None:
             return await answer(interaction, error_text(locale, TableError("no_table" if table is None else "not_started")))
         await interaction.response.defer(ephemeral=True)
-        image = await asyncio.to_thread(render_board, table.game.key, table.game.view(table.state, None), locale)
+        image = await asyncio.to_thread(render_board, table.game.key, table.game.view(table.state, None), locale,
+                                        seat_names(table))
         await interaction.followup.send(file=discord.File(io.BytesIO(image), "board.png"), ephemeral=True)
 
     @app_commands.command(name=_("history"), description=_("The moves of this channel's latest game"))

@@ -12,13 +12,17 @@ from PIL import Image, ImageDraw
 from rendering.common import font, png_bytes
 
 
-def render_board(game_key: str, view: dict[str, Any], locale: str = "en") -> bytes:
+def render_board(game_key: str, view: dict[str, Any], locale: str = "en", names: list[str] | None = None) -> bytes:
+    """The game's board image; player ``names`` go to renderers that show them."""
     try:
         module = importlib.import_module(f"rendering.{game_key}")
     except ModuleNotFoundError:
         return render_fallback(view)
-    renderer = getattr(module, "render", None) or getattr(module, "render_board", None)
-    return renderer(view, locale=locale) if renderer else render_fallback(view)
+    if hasattr(module, "render_board"):
+        return module.render_board(view, names=names, locale=locale)
+    if hasattr(module, "render"):
+        return module.render(view, locale=locale)
+    return render_fallback(view)
 
 
 def render_fallback(view: dict[str, Any]) -> bytes:
