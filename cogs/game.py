@@ -386,6 +386,30 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
                                         seat_names(table))
         await interaction.followup.send(file=discord.File(io.BytesIO(image), "board.png"), ephemeral=True)
 
+    @app_commands.command(name=_("hand"), description=_("Your private view of the game (only you see it)"))
+    async def hand(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        table = self.service.tables.get(interaction.channel_id)
+        seat = table.seat_of(interaction.user.id) if table is not None else None
+        if table is None or table.state is None or seat is None:
+            code = "no_table" if table is None else "not_started" if table.state is None else "not_seated"
+            return await answer(interaction, error_text(locale, TableError(code)))
+        private = table.game.view(table.state, seat.position)
+        if private == table.game.view(table.state, None):
+            return await answer(interaction, t(locale, "game.no_hand"))
+        await interaction.response.defer(ephemeral=True)
+        image = await asyncio.to_thread(render_board, table.game.key, private, locale, seat_names(table))
+        await interaction.followup.send(file=discord.File(io.BytesIO(image), "hand.png"), ephemeral=True)
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        """Anything unexpected: logged with an id the user sees; nothing was committed for it."""
+        original = getattr(error, "original", error)
+        text = error_text(locale_of(interaction), original)
+        try:
+            await answer(interaction, text)
+        except discord.HTTPException:
+            log.warning("could not report error to the user")
+
     @app_commands.command(name=_("history"), description=_("The moves of this channel's latest game"))
     async def history(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)

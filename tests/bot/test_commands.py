@@ -26,7 +26,7 @@ async def test_every_command_is_translated_to_russian(bot):
     translator = CatalogTranslator()
     commands = list(bot.tree.walk_commands())
     assert {c.qualified_name for c in commands} >= {
-        "game new", "game join", "game leave", "game start", "game ai add", "game ai remove", "game status",
+        "game new", "game join", "game leave", "game start", "game ai add", "game ai remove", "game status", "game hand",
         "game board", "game move", "game history", "game abort", "game rules"}
     for command in commands:
         strings = [command._locale_name, command._locale_description]
