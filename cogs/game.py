@@ -63,6 +63,15 @@ def seat_names(table: Table) -> list[str]:
     return [s.display for s in table.seats]
 
 
+def seat_label(names: list[str], key: str, value: Any) -> Any:
+    """Event parameters that name seats (``seat``, ``*_seat``, ``seats``, ``*_seats``) show player names."""
+    if (key == "seat" or key.endswith("_seat")) and isinstance(value, int):
+        return names[value]
+    if (key == "seats" or key.endswith("_seats")) and isinstance(value, (list, tuple)):
+        return ", ".join(names[v] for v in value)
+    return value
+
+
 def lobby_embed(table: Table, locale: str) -> discord.Embed:
     name = table.game.names.get(locale, table.game.key)
     embed = discord.Embed(title=t(locale, "lobby.title", game=name), colour=discord.Colour.blurple())
@@ -340,8 +349,7 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         for seat, notation in outcome.moves:
             lines.append(t(locale, "game.move", player=names[seat], move=notation))
         for _seat, event in outcome.events:
-            params = {k: (names[v] if (k == "seat" or k.endswith("_seat")) and isinstance(v, int) else v)
-                      for k, v in event.params.items()}
+            params = {k: seat_label(names, k, v) for k, v in event.params.items()}
             text = t(locale, f"{game.key}.event.{event.code}", **params)
             if text != f"{game.key}.event.{event.code}":
                 lines.append(text)

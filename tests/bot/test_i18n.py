@@ -26,3 +26,13 @@ def test_locale_choice_and_formatting():
     assert pick_locale("de", None) == "en"
     assert t("ru", "error.table_full", maximum=4) == "Стол заполнен (4 игроков)."
     assert t("ru", "no.such.key") == "no.such.key"
+
+
+def test_seat_parameters_become_player_names():
+    from cogs.game import seat_label
+
+    names = ["alice", "bob", "carol"]
+    assert seat_label(names, "seat", 1) == "bob"
+    assert seat_label(names, "closer_seat", 2) == "carol"
+    assert seat_label(names, "seats", [0, 2]) == "alice, carol"
+    assert seat_label(names, "points", 12) == 12
