@@ -1,0 +1,61 @@
+"""The real bot over the fake Discord: lobby buttons, refusals, moves through /game move with its
+autocomplete, a restart in the middle, and the game to its end. Uses the tests' small game (nim,
+5 sticks, take 1-3) so every position is known: alice 2 -> 3 left, bob 1 -> 2 left, alice 2 -> wins."""
+
+from bot.app import PlayByChatBot, apply_endpoints
+from bot.config import Config
+from tests.e2e.harness import bot_env, start_bot
+
+
+async def test_lobby_moves_restart_and_end(fake, world, tmp_path):
+    async def make_bot():
+        env = bot_env(fake) | {"DATABASE_PATH": str(tmp_path / "db.sqlite3"), "DEV_GUILD_ID": str(world.guild.id)}
+        config = Config.from_env(env, dotenv=None)
+        apply_endpoints(config)
+        return PlayByChatBot(config)
+
+    bot = await start_bot(fake, make_bot)
+    channel = world.general
+    lobby = await (await fake.slash("/game new", user=world.alice, channel=channel,
+                                    options={"game": "nim", "options": "pile=5"})).reply()
+    assert {"pbc:lobby:join", "pbc:lobby:leave", "pbc:lobby:start"} <= set(lobby.custom_ids())
+    await (await fake.click(lobby, "pbc:lobby:join", user=world.bob)).response()
+
+    refusal = await (await fake.click(lobby, "pbc:lobby:start", user=world.bob)).reply()
+    assert refusal.ephemeral and "host" in refusal.content.lower()
+
+    mark = fake.mark()
+    await fake.click(lobby, "pbc:lobby:start", user=world.alice)
+    board = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+    assert board.attachments[0].image().format == "PNG"
+    assert board.mentions == [world.alice.id]  # only the player to move
+
+    # Out of turn and not seated: ephemeral, nothing changes.
+    for user in (world.bob, world.carol):
+        error = await (await fake.slash("/game move", user=user, channel=channel, action="take 1")).reply()
+        assert error.ephemeral
+    choices = await fake.autocomplete("/game move", user=world.alice, channel=channel, focused="action", value="2")
+    assert [c["value"] for c in choices] == ["take 2"]
+    mark = fake.mark()
+    await fake.slash("/game move", user=world.alice, channel=channel, action=choices[0]["value"])
+    board = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+    assert board.mentions == [world.bob.id]
+
+    await bot.stop()  # restart on the same database: the game goes on from the same position
+    bot = await start_bot(fake, make_bot)
+    status = await (await fake.slash("/game status", user=world.bob, channel=channel)).reply()
+    assert status.ephemeral and "bob" in status.content.lower()
+    choices = await fake.autocomplete("/game move", user=world.bob, channel=channel, focused="action", value="")
+    assert [c["value"] for c in choices] == ["take 1", "take 2", "take 3"]  # 3 sticks left
+    mark = fake.mark()
+    await fake.slash("/game move", user=world.bob, channel=channel, action="take 1")
+    board = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+    assert board.mentions == [world.alice.id]
+    mark = fake.mark()
+    await fake.slash("/game move", user=world.alice, channel=channel, action="take 2")
+    final = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+    assert "game over" in final.content.lower() and final.mentions == []
+    new_table = await (await fake.slash("/game new", user=world.bob, channel=channel, game="nim")).reply()
+    assert not new_table.ephemeral  # the channel is free again
+    assert fake.unknown_routes == []
+    await bot.stop()
