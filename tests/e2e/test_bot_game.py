@@ -59,3 +59,25 @@ async def test_lobby_moves_restart_and_end(fake, world, tmp_path):
     assert not new_table.ephemeral  # the channel is free again
     assert fake.unknown_routes == []
     await bot.stop()
+
+
+async def test_lobby_buttons_work_after_a_restart(fake, world, tmp_path):
+    async def make_bot():
+        env = bot_env(fake) | {"DATABASE_PATH": str(tmp_path / "db.sqlite3"), "DEV_GUILD_ID": str(world.guild.id)}
+        config = Config.from_env(env, dotenv=None)
+        apply_endpoints(config)
+        return PlayByChatBot(config)
+
+    bot = await start_bot(fake, make_bot)
+    lobby = await (await fake.slash("/game new", user=world.alice, channel=world.general,
+                                    options={"game": "nim"})).reply()
+    await bot.stop()
+    bot = await start_bot(fake, make_bot)  # a new client on the same database
+    joined = await (await fake.click(lobby, "pbc:lobby:join", user=world.bob)).response()
+    assert joined.type == 7  # the lobby message is edited in place with the new seat list
+    assert "bob" in str(joined.data).lower()
+    mark = fake.mark()
+    await fake.click(lobby, "pbc:lobby:start", user=world.alice)
+    board = await fake.wait_for_message(world.general, lambda m: bool(m.attachments), after=mark)
+    assert board.mentions == [world.alice.id]
+    await bot.stop()
