@@ -11,7 +11,7 @@ import asyncio
 import json
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -194,7 +194,8 @@ class TableService:
             await self.store.start_game(table.record.id, table.seats, json.dumps(table.game.to_json(state)))
             table.state, table.version, table.record.status = state, 0, "playing"
             # AI seats that open the game move at once.
-            return await self._commit(table, state, [], [], before=[])
+            opening = [(0, event) for event in table.game.initial_events(state)]
+            return await self._commit(table, state, [], opening, before=[])
 
     async def abort(self, channel_id: int, user_id: int, manage_channels: bool = False) -> Table:
         table = self.table(channel_id)
@@ -206,9 +207,14 @@ class TableService:
         return table
 
     # -- play -----------------------------------------------------------------------------------
-    async def act(self, channel_id: int, user_id: int, notation: str, expected_version: int | None = None) -> MoveOutcome:
-        """Apply one move of ``user_id``. ``expected_version`` (from a button posted at that version)
-        turns a stale second click into ``already_played`` instead of a move in a later position."""
+    async def act(self, channel_id: int, user_id: int, notation: str | Sequence[str],
+                  expected_version: int | None = None) -> MoveOutcome:
+        """Apply one move of ``user_id``, or several in a row committed together (all or nothing: a
+        turn built in a panel, e.g. place + figure + confirm). ``expected_version`` (from a button posted at
+        that version) turns a stale second click into ``already_played`` instead of a move in a later position."""
+        notations = [notation] if isinstance(notation, str) else list(notation)
+        if not notations:
+            raise TableError("not_your_turn")
         table = self.table(channel_id)
         if table.record.status != "playing":
             raise TableError("not_started")
@@ -219,16 +225,19 @@ class TableService:
             if expected_version is not None and expected_version != table.version:
                 raise TableError("already_played")
             game = table.game
-            if game.is_over(table.state):
-                raise TableError("game_over")
-            if seat.position not in game.to_act(table.state):
-                raise TableError("not_your_turn")
-            action = game.parse(notation)
             working = game.from_json(game.to_json(table.state))
-            events = game.apply(working, seat.position, action)  # IllegalAction propagates untouched
-            moves = [(seat.position, game.format(action))]
-            return await self._commit(table, working, moves, [(seat.position, e) for e in events],
-                                      before=game.to_act(table.state))
+            moves: list[tuple[int, str]] = []
+            events: list[tuple[int, Event]] = []
+            for text in notations:
+                if game.is_over(working):
+                    raise TableError("game_over")
+                if seat.position not in game.to_act(working):
+                    raise TableError("not_your_turn")
+                action = game.parse(text)
+                # IllegalAction propagates untouched; the stored state was never touched
+                events.extend((seat.position, e) for e in game.apply(working, seat.position, action))
+                moves.append((seat.position, game.format(action)))
+            return await self._commit(table, working, moves, events, before=game.to_act(table.state))
 
     async def expire(self, channel_id: int) -> MoveOutcome | None:
         """The deadline of the seat to move has passed: the first time, the game's default action is

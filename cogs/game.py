@@ -84,6 +84,28 @@ def lobby_embed(table: Table, locale: str) -> discord.Embed:
     return embed
 
 
+class GamePanel:
+    """What a game's own cog (``cogs/<key>.py``) adds to the shared board post. It registers itself with
+    ``GameCog.panels[key] = panel`` in its ``setup``; the defaults add nothing, so a game without a cog
+    is played with ``/game move`` alone."""
+
+    def board_view(self, table: Table, outcome: MoveOutcome, locale: str) -> discord.ui.View | None:
+        """Components under a board post of a game still running (e.g. a persistent "Take turn" button)."""
+        return None
+
+    def event_lines(self, table: Table, outcome: MoveOutcome, names: list[str], locale: str) -> list[str] | None:
+        """Sentences for the outcome's events; ``None`` keeps the catalogs' ``<key>.event.<code>`` lines."""
+        return None
+
+    def final_embeds(self, table: Table, locale: str) -> list[discord.Embed]:
+        """Extra embeds for the last board post (e.g. the scoring breakdown per player)."""
+        return []
+
+    def extra_images(self, table: Table, locale: str, names: list[str]) -> list[tuple[str, bytes]]:
+        """More public images posted with the board, as (file name, PNG); called in a worker thread."""
+        return []
+
+
 class LobbyView(discord.ui.View):
     """Join / Leave / Start. Fixed custom ids and no timeout: the buttons keep working after a restart
     (the channel identifies the table)."""
@@ -119,6 +141,7 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self.service = bot.tables
+        self.panels: dict[str, GamePanel] = {}
         bot.add_view(LobbyView(self))
         super().__init__()
 
@@ -339,20 +362,39 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)], everyone=False, roles=False),
         ))
 
+    def panel(self, game_key: str) -> GamePanel:
+        return self.panels.get(game_key) or GamePanel()
+
+    def event_lines(self, table: Table, outcome: MoveOutcome, names: list[str], locale: str) -> list[str]:
+        lines = self.panel(table.game.key).event_lines(table, outcome, names, locale)
+        if lines is not None:
+            return lines
+        key = table.game.key
+        lines = []
+        for _seat, event in outcome.events:
+            params = {k: seat_label(names, k, v) for k, v in event.params.items()}
+            text = t(locale, f"{key}.event.{event.code}", **params)
+            if text != f"{key}.event.{event.code}":
+                lines.append(text)
+        return lines
+
+    def board_images(self, table: Table, locale: str) -> list[tuple[str, bytes]]:
+        """The public board image and the game's extra ones (blocking: call in a thread)."""
+        names = seat_names(table)
+        board = render_board(table.game.key, table.game.view(table.state, None), locale, names)
+        return [("board.png", board), *self.panel(table.game.key).extra_images(table, locale, names)]
+
     async def send_board(self, send: Any, outcome: MoveOutcome, headline: str | None, locale: str) -> None:
         """After a committed move: what happened, the standings, whose turn (a mention of that player only,
         with the deadline) and the board image, rendered off the event loop."""
         table = outcome.table
         game = table.game
+        panel = self.panel(game.key)
         names = seat_names(table)
         lines = [headline] if headline else []
         for seat, notation in outcome.moves:
             lines.append(t(locale, "game.move", player=names[seat], move=notation))
-        for _seat, event in outcome.events:
-            params = {k: seat_label(names, k, v) for k, v in event.params.items()}
-            text = t(locale, f"{game.key}.event.{event.code}", **params)
-            if text != f"{game.key}.event.{event.code}":
-                lines.append(text)
+        lines += self.event_lines(table, outcome, names, locale)
         embed = discord.Embed(description="\n".join(lines)[:4000] or None, colour=discord.Colour.green())
         result = game.result(table.state)
         embed.add_field(name=t(locale, "game.standings"),
@@ -362,11 +404,16 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         if not outcome.finished and table.record.deadline is not None:
             when = discord.utils.format_dt(datetime.fromtimestamp(table.record.deadline, tz=UTC), "R")
             content = f"{content or ''} {t(locale, 'clock.deadline', when=when)}".strip()
-        image = await asyncio.to_thread(render_board, game.key, game.view(table.state, None), locale, names)
+        images = await asyncio.to_thread(self.board_images, table, locale)
         embed.set_image(url="attachment://board.png")
+        embeds = [embed, *(panel.final_embeds(table, locale) if outcome.finished else [])][:10]
+        view = None if outcome.finished else panel.board_view(table, outcome, locale)
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in mention_ids], everyone=False, roles=False)
+        extra = {"view": view} if view is not None else {}
+        # Fresh File objects on each attempt: a retried send must not read an exhausted buffer.
         await deliver(lambda: send(
-            content=content, embed=embed, file=discord.File(io.BytesIO(image), "board.png"), allowed_mentions=mentions,
+            content=content, embeds=embeds, allowed_mentions=mentions,
+            files=[discord.File(io.BytesIO(data), name) for name, data in images], **extra,
         ))
 
     @app_commands.command(name=_("status"), description=_("Who is seated and whose turn it is"))
@@ -390,9 +437,9 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         if table is None or table.state is None:
             return await answer(interaction, error_text(locale, TableError("no_table" if table is None else "not_started")))
         await interaction.response.defer(ephemeral=True)
-        image = await asyncio.to_thread(render_board, table.game.key, table.game.view(table.state, None), locale,
-                                        seat_names(table))
-        await interaction.followup.send(file=discord.File(io.BytesIO(image), "board.png"), ephemeral=True)
+        images = await asyncio.to_thread(self.board_images, table, locale)
+        await interaction.followup.send(files=[discord.File(io.BytesIO(data), name) for name, data in images],
+                                        ephemeral=True)
 
     @app_commands.command(name=_("hand"), description=_("Your private view of the game (only you see it)"))
     async def hand(self, interaction: discord.Interaction) -> None:

@@ -208,6 +208,11 @@ class Game(ABC):
     @abstractmethod
     def is_over(self, state: Any) -> bool: ...
 
+    def initial_events(self, state: Any) -> list[Event]:
+        """What setup decided that the table should hear about when the game starts (dice for the
+        first player, say). Announced with the first board."""
+        return []
+
     @abstractmethod
     def result(self, state: Any) -> Result:
         """Ranking with a per-player breakdown; valid at the end (and as standings mid-game)."""

@@ -124,3 +124,18 @@ async def test_abort_by_host_or_manager_only(service):
         await service.abort(CHANNEL, BOB)
     await service.abort(CHANNEL, BOB, manage_channels=True)
     assert CHANNEL not in service.tables
+
+
+async def test_several_moves_commit_together_or_not_at_all(service):
+    await started(service)
+    table = service.table(CHANNEL)
+    version, state = table.version, table.game.to_json(table.state)
+    with pytest.raises(TableError) as error:  # the second move is bob's turn: nothing of the first stays
+        await service.act(CHANNEL, ALICE, ["take 1", "take 1"])
+    assert error.value.code == "not_your_turn"
+    with pytest.raises(IllegalAction):
+        await service.act(CHANNEL, ALICE, ["take 9"])
+    assert table.version == version and table.game.to_json(table.state) == state
+    assert await service.store.moves(table.record.id) == []
+    outcome = await service.act(CHANNEL, ALICE, ["take 2"])
+    assert outcome.moves == [(0, "take 2")] and table.version == version + 1
