@@ -29,13 +29,19 @@ def apply_endpoints(config: Config) -> None:
 
 
 class CatalogTranslator(app_commands.Translator):
-    """Command names and descriptions from the catalogs: ``cmd.<English text>`` keys."""
+    """Command names and descriptions from the catalogs: ``cmd.<English text>`` keys, in the bot's catalog
+    or in a game's (``games/<key>/locales``, for that game's own cog)."""
 
     async def translate(self, string: app_commands.locale_str, locale: discord.Locale, context) -> str | None:
         short = str(locale.value).split("-")[0]
         if short == "en" or short not in LOCALES:
             return None
-        return catalog(short).get(f"cmd.{string.message}")
+        texts = catalog(short)
+        for prefix in ("", *(f"{key}." for key in registry.game_keys())):
+            text = texts.get(f"{prefix}cmd.{string.message}")
+            if text:
+                return text
+        return None
 
 
 class PlayByChatBot(commands.Bot):
@@ -52,10 +58,7 @@ class PlayByChatBot(commands.Bot):
         await self.store.open()
         await self.tables.load()
         await self.tree.set_translator(CatalogTranslator())
-        await self.load_extension("cogs.game")
-        for key in registry.game_keys():  # a game's own cog, when it has one
-            if importlib.util.find_spec(f"cogs.{key}") is not None:
-                await self.load_extension(f"cogs.{key}")
+        await self.load_cogs()
         game_cog = self.get_cog("GameCog")
         self.clock = TurnClock(self.tables, game_cog.announce_timeout, game_cog.announce_reminder)
         self.clock.start()
@@ -65,6 +68,12 @@ class PlayByChatBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+
+    async def load_cogs(self) -> None:
+        await self.load_extension("cogs.game")
+        for key in registry.game_keys():  # a game's own cog, when it has one
+            if importlib.util.find_spec(f"cogs.{key}") is not None:
+                await self.load_extension(f"cogs.{key}")
 
     async def close(self) -> None:
         if self.clock is not None:

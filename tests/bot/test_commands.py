@@ -8,7 +8,6 @@ from discord import app_commands
 
 from bot.app import CatalogTranslator, PlayByChatBot
 from bot.config import Config
-from cogs.game import GameCog
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
 
@@ -17,7 +16,7 @@ NAME = re.compile(r"^[-_\w]{1,32}$")
 async def bot(db_path):
     config = Config(None, db_path, None, None, None, "INFO")
     bot = PlayByChatBot(config)
-    await bot.add_cog(GameCog(bot))
+    await bot.load_cogs()  # /game and every game's own commands
     yield bot
     await bot.store.close()
 
