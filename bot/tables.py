@@ -12,7 +12,7 @@ import json
 import random
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.store import Seat, Store, TableRecord, VersionConflict
@@ -45,6 +45,10 @@ class Table:
     def seat_of(self, user_id: int) -> Seat | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
 
+    @property
+    def settings(self) -> TableSettings:
+        return TableSettings.from_json(self.record.settings)
+
 
 @dataclass(slots=True)
 class MoveOutcome:
@@ -58,23 +62,104 @@ class MoveOutcome:
 
 
 ELIMINATED = "@eliminated"  # move-log entry for a seat removed by the clock or a host
+REPLACED_BY_AI = "@replaced_by_ai"  # move-log entry for a seat handed to an AI player instead
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 30, 14 * 86400
 PAUSES_PER_PLAYER = 2
 REMINDER_MIN_TURN_SECONDS = 10 * 60  # shorter turns are played live: no reminders
 RESUME_WAIT_SECONDS = 120  # others seated may resume someone's pause after this long
+MAX_RESUME_WAIT_SECONDS = 86400
+# What a missed deadline does: the rules' policy (default action, then elimination at the second miss),
+# always the default action (casual tables), or elimination at once (strict tables).
+TIMEOUT_POLICIES = ("standard", "default", "eliminate")
+AUTO = "auto"
 
 
-def parse_duration(text: str) -> int:
-    """``90s``, ``10m``, ``24h``, ``3d`` or plain seconds -> seconds within the allowed turn times."""
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """A table's clock settings besides the turn time; stored as JSON with the table.
+
+    ``reminders``: ``None`` is automatic (half time, and one hour before on long turns; none on live
+    turns), ``()`` none, else entries ``"half"`` or seconds before the deadline."""
+
+    reminders: tuple[str | int, ...] | None = None
+    timeout: str = "standard"
+    ai_replaces: bool = False
+    resume_wait: int = RESUME_WAIT_SECONDS
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TableSettings:
+        reminders = data.get("reminders", AUTO)
+        return cls(None if reminders == AUTO else tuple(reminders), data.get("timeout", "standard"),
+                   bool(data.get("ai_replaces", False)), int(data.get("resume_wait", RESUME_WAIT_SECONDS)))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reminders": AUTO if self.reminders is None else list(self.reminders), "timeout": self.timeout,
+                "ai_replaces": self.ai_replaces, "resume_wait": self.resume_wait}
+
+
+def parse_duration(text: str, minimum: int = MIN_TURN_SECONDS, maximum: int = MAX_TURN_SECONDS) -> int:
+    """``90s``, ``10m``, ``24h``, ``3d`` or plain seconds -> seconds within ``minimum``..``maximum``
+    (by default the allowed turn times)."""
     text = text.strip().lower()
     units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
     try:
         seconds = int(float(text[:-1]) * units[text[-1]]) if text and text[-1] in units else int(text)
     except (ValueError, KeyError):
         raise TableError("bad_duration", value=text) from None
-    if not MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS:
+    if not minimum <= seconds <= maximum:
         raise TableError("bad_duration", value=text)
     return seconds
+
+
+def format_duration(seconds: int) -> str:
+    """The shortest exact form: 86400 -> ``1d``, 5400 -> ``90m``, 45 -> ``45s``."""
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds and seconds % size == 0:
+            return f"{seconds // size}{unit}"
+    return f"{seconds}s"
+
+
+def parse_reminders(text: str) -> tuple[str | int, ...] | None:
+    """``auto``, ``none``, or a comma list of ``half`` and times before the deadline (``half,1h,10m``)."""
+    text = text.strip().lower()
+    if text == AUTO:
+        return None
+    if text in ("none", "off", "0"):
+        return ()
+    entries: list[str | int] = []
+    for piece in filter(None, (p.strip() for p in text.split(","))):
+        entry = "half" if piece == "half" else parse_duration(piece, 60, MAX_TURN_SECONDS)
+        if entry not in entries:
+            entries.append(entry)
+    if not entries:
+        raise TableError("bad_reminders", value=text)
+    return tuple(entries)
+
+
+def format_reminders(reminders: tuple[str | int, ...] | None) -> str:
+    if reminders is None:
+        return AUTO
+    return ",".join(r if isinstance(r, str) else format_duration(r) for r in reminders) or "none"
+
+
+def settings_changes(reminders: str | None = None, timeout: str | None = None, ai_replaces: bool | None = None,
+                     resume_wait: str | None = None) -> dict[str, Any]:
+    """User input for settings -> validated field changes of ``TableSettings`` (absent ones left out)."""
+    changes: dict[str, Any] = {}
+    if reminders is not None:
+        changes["reminders"] = parse_reminders(reminders)
+    if timeout is not None:
+        if timeout not in TIMEOUT_POLICIES:
+            raise TableError("bad_timeout_policy", value=timeout)
+        changes["timeout"] = timeout
+    if ai_replaces is not None:
+        changes["ai_replaces"] = ai_replaces
+    if resume_wait is not None:
+        try:
+            changes["resume_wait"] = parse_duration(resume_wait, 0, MAX_RESUME_WAIT_SECONDS)
+        except TableError:
+            raise TableError("bad_resume_wait", value=resume_wait) from None
+    return changes
 
 
 class TableService:
@@ -105,6 +190,7 @@ class TableService:
     async def create(
         self, guild_id: int | None, channel_id: int, game_key: str, host_id: int, host_name: str,
         options: dict[str, Any] | None = None, seed: int | None = None, turn_seconds: int = 86400,
+        settings: TableSettings | None = None,
     ) -> Table:
         if channel_id in self.tables:
             raise TableError("table_exists")
@@ -120,8 +206,9 @@ class TableService:
             raise TableError("table_exists") from None
         record.seats = [Seat(0, host_id, host_name)]
         record.turn_seconds = turn_seconds
+        record.settings = (settings or TableSettings()).to_json()
         await self.store.save_seats(record.id, record.seats)
-        await self.store.set_clock(record.id, None, turn_seconds)
+        await self.store.set_settings(record.id, turn_seconds, record.settings)
         table = Table(record, game)
         self.tables[channel_id] = table
         return table
@@ -255,7 +342,8 @@ class TableService:
             working = game.from_json(game.to_json(table.state))
             moves: list[tuple[int, str]] = []
             events: list[tuple[int, Event]] = []
-            if seat.timeouts == 1:
+            policy = table.settings.timeout
+            if policy == "default" or (policy == "standard" and seat.timeouts == 1):
                 # A turn may take several actions (tile, then figure, then confirm): play them all.
                 while not game.is_over(working) and game.turn_owner(working) == owner and len(moves) < 50:
                     action = game.default_action(working, owner)
@@ -263,14 +351,24 @@ class TableService:
                     moves.append((owner, game.format(action)))
                 kind = "default"
             else:
-                events += [(owner, e) for e in game.eliminate(working, owner)]
-                moves.append((owner, ELIMINATED))
-                seat.eliminated = True
-                kind = "eliminated"
+                kind = self._remove_seat(table, working, seat, moves, events)
             await self.store.save_seats(table.record.id, table.seats)
             outcome = await self._commit(table, working, moves, events, before=[owner])
             outcome.timeout, outcome.timed_out_seat = kind, owner
             return outcome
+
+    def _remove_seat(self, table: Table, working: Any, seat: Seat, moves: list[tuple[int, str]],
+                     events: list[tuple[int, Event]]) -> str:
+        """Take a player out of the game (timeout or kick): an AI player takes the seat over if the table
+        says so (the game goes on unchanged), else the seat is eliminated. Returns which happened."""
+        if table.settings.ai_replaces:
+            seat.user_id, seat.timeouts = None, 0  # the seat keeps its name; the announcement says who plays
+            moves.append((seat.position, REPLACED_BY_AI))
+            return "replaced"
+        events += [(seat.position, e) for e in table.game.eliminate(working, seat.position)]
+        moves.append((seat.position, ELIMINATED))
+        seat.eliminated = True
+        return "eliminated"
 
     # -- pauses and host controls -----------------------------------------------------------------
     def _playing(self, channel_id: int) -> Table:
@@ -316,7 +414,7 @@ class TableService:
             if not (user_id in (record.paused_by, record.host_id) or manage_channels):
                 if table.seat_of(user_id) is None:
                     raise TableError("not_seated")
-                ready_at = record.paused_at + RESUME_WAIT_SECONDS
+                ready_at = record.paused_at + table.settings.resume_wait
                 if now < ready_at:
                     raise TableError("resume_wait", seconds=int(ready_at - now + 0.999))
             deadline = None if record.time_left is None else now + record.time_left
@@ -340,15 +438,21 @@ class TableService:
 
     async def change_turn_time(self, channel_id: int, user_id: int, seconds: int,
                                manage_channels: bool = False) -> Table:
-        """Settings change only in the lobby or while paused, so no running turn changes under a player."""
+        return await self.update_settings(channel_id, user_id, manage_channels, turn_seconds=seconds)
+
+    async def update_settings(self, channel_id: int, user_id: int, manage_channels: bool = False,
+                              turn_seconds: int | None = None, **changes: Any) -> Table:
+        """The host or a member with Manage Channels changes the clock settings (``changes``: fields of
+        ``TableSettings``), only in the lobby or while paused, so no running turn changes under a player."""
         table = self.table(channel_id)
         self._require_host(table, user_id, manage_channels)
         async with table.lock:
             if table.record.status != "lobby" and table.record.paused_at is None:
                 raise TableError("settings_when_paused")
-            table.record.turn_seconds = seconds
-            await self.store.set_clock(table.record.id, table.record.deadline, seconds,
-                                       reminders_sent=table.record.reminders_sent)
+            settings = replace(table.settings, **changes)
+            table.record.turn_seconds = turn_seconds or table.record.turn_seconds
+            table.record.settings = settings.to_json()
+            await self.store.set_settings(table.record.id, table.record.turn_seconds, table.record.settings)
         return table
 
     def my_turns(self, guild_id: int | None, user_id: int) -> list[tuple[Table, float | None]]:
@@ -390,22 +494,28 @@ class TableService:
             game = table.game
             before = game.to_act(table.state)
             working = game.from_json(game.to_json(table.state))
-            events = [(seat.position, e) for e in game.eliminate(working, seat.position)]
-            seat.eliminated = True
+            moves: list[tuple[int, str]] = []
+            events: list[tuple[int, Event]] = []
+            self._remove_seat(table, working, seat, moves, events)
             await self.store.save_seats(table.record.id, table.seats)
-            return await self._commit(table, working, [(seat.position, ELIMINATED)], events, before=before)
+            return await self._commit(table, working, moves, events, before=before)
 
     @staticmethod
     def reminder_times(table: Table) -> list[float]:
-        """When to remind the player to move: at half time, and one hour before the deadline when the
-        turn is long enough for that to differ; none for short (live) turns."""
+        """When to remind the player to move. Automatic: at half time, and one hour before the deadline
+        when the turn is long enough for that to differ; none for short (live) turns. Otherwise the table's
+        own list (half time or a time before the deadline), keeping those within the turn."""
         record = table.record
-        if record.deadline is None or record.turn_seconds < REMINDER_MIN_TURN_SECONDS:
+        if record.deadline is None:
             return []
-        times = [record.deadline - record.turn_seconds / 2]
-        if record.turn_seconds > 2 * 3600:
-            times.append(record.deadline - 3600)
-        return sorted(times)
+        reminders = table.settings.reminders
+        if reminders is None:
+            if record.turn_seconds < REMINDER_MIN_TURN_SECONDS:
+                return []
+            reminders = ("half", 3600) if record.turn_seconds > 2 * 3600 else ("half",)
+        turn_start = record.deadline - record.turn_seconds
+        times = {record.deadline - (record.turn_seconds / 2 if r == "half" else r) for r in reminders}
+        return sorted(x for x in times if x > turn_start)
 
     def _next_reminder(self, table: Table) -> float | None:
         pending = self.reminder_times(table)[table.record.reminders_sent:]

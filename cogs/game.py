@@ -16,7 +16,17 @@ from discord.ext import commands
 
 from bot.discord_calls import deliver
 from bot.i18n import pick_locale, t
-from bot.tables import MoveOutcome, Table, TableError, parse_duration
+from bot.tables import (
+    REPLACED_BY_AI,
+    MoveOutcome,
+    Table,
+    TableError,
+    TableSettings,
+    format_duration,
+    format_reminders,
+    parse_duration,
+    settings_changes,
+)
 from games import registry
 from games.core import IllegalAction
 from rendering import render_board
@@ -72,6 +82,29 @@ def seat_label(names: list[str], key: str, value: Any) -> Any:
     return value
 
 
+TIMEOUT_CHOICES = [
+    app_commands.Choice(name=_("standard: default move, then out at the second miss"), value="standard"),
+    app_commands.Choice(name=_("default: default move, never out"), value="default"),
+    app_commands.Choice(name=_("eliminate: out at the first miss"), value="eliminate"),
+]
+SETTING_DESCRIPTIONS = {
+    "turn_time": _("Time per turn: 90s, 10m, 24h, 3d (default 24h)"),
+    "reminders": _("auto, none, or times before the deadline: half,1h,10m"),
+    "timeout": _("What a missed deadline does"),
+    "ai_replaces": _("An AI player takes over removed players' seats"),
+    "resume_wait": _("How long others wait before they may resume a pause (default 2m)"),
+}
+SETTING_NAMES = {name: _(name) for name in SETTING_DESCRIPTIONS}
+
+
+def settings_text(table: Table, locale: str) -> str:
+    settings = table.settings
+    return t(locale, "settings.summary", turn_time=format_duration(table.record.turn_seconds),
+             reminders=format_reminders(settings.reminders), timeout=t(locale, f"settings.timeout.{settings.timeout}"),
+             ai_replaces=t(locale, "settings.yes" if settings.ai_replaces else "settings.no"),
+             resume_wait=format_duration(settings.resume_wait))
+
+
 def lobby_embed(table: Table, locale: str) -> discord.Embed:
     name = table.game.names.get(locale, table.game.key)
     embed = discord.Embed(title=t(locale, "lobby.title", game=name), colour=discord.Colour.blurple())
@@ -79,8 +112,7 @@ def lobby_embed(table: Table, locale: str) -> discord.Embed:
     embed.description = t(locale, "lobby.host", host=host)
     embed.add_field(name=t(locale, "lobby.seats"), value="\n".join(f"{i + 1}. {n}" for i, n in enumerate(seat_names(table))))
     options = ", ".join(f"{k}={v}" for k, v in table.record.options.items())
-    if options:
-        embed.set_footer(text=options)
+    embed.set_footer(text="\n".join(filter(None, [options, settings_text(table, locale)])))
     return embed
 
 
@@ -148,17 +180,20 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
     # -- lobby --------------------------------------------------------------------------------
     @app_commands.command(name=_("new"), description=_("Open a game table in this channel"))
     @app_commands.describe(game=_("Which game"), options=_("Options as key=value, space separated"),
-                           turn_time=_("Time per turn: 90s, 10m, 24h, 3d (default 24h)"))
-    @app_commands.rename(game=_("game"), options=_("options"), turn_time=_("turn_time"))
+                           **SETTING_DESCRIPTIONS)
+    @app_commands.rename(game=_("game"), options=_("options"), **SETTING_NAMES)
     @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.choices(timeout=TIMEOUT_CHOICES)
     async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
-                  turn_time: str | None = None) -> None:
+                  turn_time: str | None = None, reminders: str | None = None, timeout: str | None = None,
+                  ai_replaces: bool | None = None, resume_wait: str | None = None) -> None:
         locale = locale_of(interaction)
         try:
             seconds = parse_duration(turn_time) if turn_time else 86400
+            settings = TableSettings(**settings_changes(reminders, timeout, ai_replaces, resume_wait))
             table = await self.service.create(interaction.guild_id, interaction.channel_id, game, interaction.user.id,
                                               interaction.user.display_name, parse_options(options),
-                                              turn_seconds=seconds)
+                                              turn_seconds=seconds, settings=settings)
         except (TableError, IllegalAction) as error:
             return await answer(interaction, error_text(locale, error, game))
         await interaction.response.send_message(embed=lobby_embed(table, locale), view=LobbyView(self, locale))
@@ -236,6 +271,8 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
         if isinstance(outcome, MoveOutcome):
+            if any(text == REPLACED_BY_AI for _seat, text in outcome.moves):
+                done_key = f"{done_key}_replaced"
             await interaction.response.defer()
             return await self.post_board(interaction, outcome, t(locale, done_key, **params), locale)
         await interaction.response.send_message(t(locale, done_key, **params))
@@ -285,18 +322,26 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         await self.control(interaction, self.service.extend(interaction.channel_id, interaction.user.id, seconds,
                                                             self.manages(interaction)), "clock.extended", duration=duration)
 
-    @app_commands.command(name=_("settings"), description=_("Change the time per turn (lobby or paused; host)"))
-    @app_commands.rename(turn_time=_("turn_time"))
-    @app_commands.describe(turn_time=_("Time per turn: 90s, 10m, 24h, 3d (default 24h)"))
-    async def settings(self, interaction: discord.Interaction, turn_time: str) -> None:
+    @app_commands.command(name=_("settings"),
+                          description=_("Show the table's settings; the host changes them in the lobby or paused"))
+    @app_commands.describe(**SETTING_DESCRIPTIONS)
+    @app_commands.rename(**SETTING_NAMES)
+    @app_commands.choices(timeout=TIMEOUT_CHOICES)
+    async def settings(self, interaction: discord.Interaction, turn_time: str | None = None,
+                       reminders: str | None = None, timeout: str | None = None, ai_replaces: bool | None = None,
+                       resume_wait: str | None = None) -> None:
         locale = locale_of(interaction)
         try:
-            seconds = parse_duration(turn_time)
+            table = self.service.table(interaction.channel_id)
+            if (turn_time, reminders, timeout, ai_replaces, resume_wait) == (None,) * 5:
+                return await answer(interaction, t(locale, "clock.settings_show", settings=settings_text(table, locale)))
+            seconds = parse_duration(turn_time) if turn_time else None
+            changes = settings_changes(reminders, timeout, ai_replaces, resume_wait)
+            table = await self.service.update_settings(interaction.channel_id, interaction.user.id,
+                                                       self.manages(interaction), seconds, **changes)
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
-        await self.control(interaction, self.service.change_turn_time(
-            interaction.channel_id, interaction.user.id, seconds, self.manages(interaction)),
-            "clock.settings", turn_time=turn_time)
+        await interaction.response.send_message(t(locale, "clock.settings", settings=settings_text(table, locale)))
 
     @app_commands.command(name=_("mine"), description=_("Your tables in this server where it is your turn"))
     async def mine(self, interaction: discord.Interaction) -> None:
@@ -393,7 +438,8 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         names = seat_names(table)
         lines = [headline] if headline else []
         for seat, notation in outcome.moves:
-            lines.append(t(locale, "game.move", player=names[seat], move=notation))
+            if not notation.startswith("@"):  # the clock's own log entries are told by the headline
+                lines.append(t(locale, "game.move", player=names[seat], move=notation))
         lines += self.event_lines(table, outcome, names, locale)
         embed = discord.Embed(description="\n".join(lines)[:4000] or None, colour=discord.Colour.green())
         result = game.result(table.state)

@@ -45,6 +45,7 @@ class TableRecord:
     paused_by: int | None = None
     time_left: float | None = None  # seconds of the turn left when paused
     reminders_sent: int = 0
+    settings: dict[str, Any] = field(default_factory=dict)  # clock settings besides turn_seconds (JSON)
 
 
 class Store(ABC):
@@ -89,6 +90,9 @@ class Store(ABC):
     @abstractmethod
     async def set_clock(self, table_id: int, deadline: float | None, turn_seconds: int | None = None,
                         reminders_sent: int = 0) -> None: ...
+
+    @abstractmethod
+    async def set_settings(self, table_id: int, turn_seconds: int, settings: dict[str, Any]) -> None: ...
 
     @abstractmethod
     async def set_pause(self, table_id: int, paused_at: float | None, paused_by: int | None,

@@ -6,7 +6,17 @@ import pytest
 
 from bot.clock import TurnClock
 from bot.store import SqliteStore
-from bot.tables import ELIMINATED, TableError, TableService, parse_duration
+from bot.tables import (
+    ELIMINATED,
+    REPLACED_BY_AI,
+    TableError,
+    TableService,
+    TableSettings,
+    format_reminders,
+    parse_duration,
+    parse_reminders,
+    settings_changes,
+)
 
 CHANNEL, ALICE, BOB, CAROL = 10, 1, 2, 3
 
@@ -29,8 +39,9 @@ async def setup(db_path):
     await store.close()
 
 
-async def start_three(service, turn_seconds=60):
-    await service.create(1, CHANNEL, "nim", ALICE, "alice", {"pile": "30"}, seed=1, turn_seconds=turn_seconds)
+async def start_three(service, turn_seconds=60, **settings):
+    await service.create(1, CHANNEL, "nim", ALICE, "alice", {"pile": "30"}, seed=1, turn_seconds=turn_seconds,
+                         settings=TableSettings(**settings))
     await service.join(CHANNEL, BOB, "bob")
     await service.join(CHANNEL, CAROL, "carol")
     await service.start(CHANNEL, ALICE)
@@ -240,3 +251,108 @@ async def test_settings_only_in_lobby_or_paused_and_mine(setup):
     assert table.record.deadline == now.now + 600  # the next turn uses the new time
     assert [(t.record.channel_id, d) for t, d in service.my_turns(1, BOB)] == [(CHANNEL, now.now + 600)]
     assert service.my_turns(1, ALICE) == [] and service.my_turns(2, BOB) == []  # other server
+
+
+def test_settings_input_parsing():
+    assert parse_reminders("auto") is None and parse_reminders("none") == ()
+    assert parse_reminders("half, 1h,10m,1h") == ("half", 3600, 600)  # duplicates dropped
+    assert format_reminders(("half", 3600, 600)) == "half,1h,10m" and format_reminders(()) == "none"
+    for bad in ("soon", "half,5s", ","):
+        with pytest.raises(TableError):
+            parse_reminders(bad)
+    assert settings_changes(timeout="eliminate", ai_replaces=True, resume_wait="30s") == {
+        "timeout": "eliminate", "ai_replaces": True, "resume_wait": 30}
+    assert settings_changes(resume_wait="0s") == {"resume_wait": 0}  # anyone may resume at once
+    for bad, code in ((dict(timeout="never"), "bad_timeout_policy"), (dict(resume_wait="2d"), "bad_resume_wait")):
+        with pytest.raises(TableError) as error:
+            settings_changes(**bad)
+        assert error.value.code == code
+
+
+async def test_own_reminder_times_within_the_turn(setup):
+    service, now, _ = setup
+    # a 1 h turn from t=1000 (deadline 4600): half time 2800, 10 min before 4000; "2h before" is before
+    # the turn started and is dropped
+    table = await start_three(service, turn_seconds=3600, reminders=("half", 600, 7200))
+    assert service.reminder_times(table) == [2800.0, 4000.0]
+    # a live 2-minute turn with an explicit reminder 1 min before: 1120 - 60 = 1060
+    table.record.turn_seconds, table.record.deadline = 120, 1120.0
+    table.record.settings = TableSettings(reminders=(60,)).to_json()
+    assert service.reminder_times(table) == [1060.0]
+    table.record.settings = TableSettings(reminders=()).to_json()
+    assert service.reminder_times(table) == []
+
+
+async def test_timeout_policy_default_never_eliminates(setup):
+    service, now, _ = setup
+    table = await start_three(service, timeout="default")
+    for _ in range(3):  # alice misses three turns; bob and carol play
+        now.now = table.record.deadline
+        assert (await service.expire(CHANNEL)).timeout == "default"
+        await service.act(CHANNEL, BOB, "take 1")
+        await service.act(CHANNEL, CAROL, "take 1")
+    assert not table.seats[0].eliminated and table.state.pile == 30 - 9
+
+
+async def test_timeout_policy_eliminate_at_first_miss(setup):
+    service, now, store = setup
+    table = await start_three(service, timeout="eliminate")
+    now.now = table.record.deadline
+    outcome = await service.expire(CHANNEL)
+    assert (outcome.timeout, table.seats[0].eliminated, outcome.next_seats) == ("eliminated", True, [1])
+    assert table.state.pile == 30  # no default move was played
+    assert (await store.moves(table.record.id))[-1][2] == ELIMINATED
+
+
+async def test_ai_replaces_a_player_out_of_time_and_a_kicked_one(setup):
+    service, now, store = setup
+    table = await start_three(service, timeout="eliminate", ai_replaces=True)
+    now.now = table.record.deadline
+    outcome = await service.expire(CHANNEL)
+    # alice's seat is now an AI player: not eliminated, it plays at once (1-3 sticks), then bob moves
+    assert outcome.timeout == "replaced" and outcome.moves[0] == (0, REPLACED_BY_AI)
+    assert table.seats[0].is_ai and not table.seats[0].eliminated and table.state.eliminated == []
+    assert len(outcome.moves) == 2 and outcome.next_seats == [1]
+    pile = table.state.pile
+    assert 27 <= pile <= 29
+    await service.act(CHANNEL, BOB, "take 1")
+    outcome = await service.kick(CHANNEL, ALICE, CAROL)  # carol to move, kicked: an AI plays her seat
+    assert table.seats[2].is_ai and outcome.moves[0] == (2, REPLACED_BY_AI)
+    # carol's AI seat played and so did alice's: bob is next again
+    assert outcome.next_seats == [1] and table.state.pile < pile - 1
+    await store.close()
+    await store.open()  # the AI seats survive a restart
+    reloaded = TableService(store, clock=now)
+    await reloaded.load()
+    assert [s.is_ai for s in reloaded.table(CHANNEL).seats] == [True, False, True]
+
+
+async def test_resume_wait_is_a_table_setting(setup):
+    service, now, _ = setup
+    table = await start_three(service, turn_seconds=100, resume_wait=30)
+    await service.pause(CHANNEL, ALICE)
+    now.now += 29
+    with pytest.raises(TableError) as error:
+        await service.resume(CHANNEL, BOB)
+    assert (error.value.code, error.value.params) == ("resume_wait", {"seconds": 1})
+    now.now += 1
+    await service.resume(CHANNEL, BOB)
+    assert table.record.paused_at is None
+
+
+async def test_settings_permissions_and_persistence(setup):
+    service, now, store = setup
+    await service.create(1, CHANNEL, "nim", ALICE, "alice", seed=1)
+    await service.join(CHANNEL, BOB, "bob")
+    with pytest.raises(TableError) as error:
+        await service.update_settings(CHANNEL, BOB, False, timeout="default")
+    assert error.value.code == "host_only"
+    await service.update_settings(CHANNEL, BOB, True, timeout="default")  # Manage Channels may
+    await service.update_settings(CHANNEL, ALICE, False, turn_seconds=600, reminders=("half",), ai_replaces=True)
+    await store.close()
+    await store.open()
+    reloaded = TableService(store, clock=now)
+    await reloaded.load()
+    table = reloaded.table(CHANNEL)
+    assert table.record.turn_seconds == 600
+    assert table.settings == TableSettings(reminders=("half",), timeout="default", ai_replaces=True)
