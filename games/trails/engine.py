@@ -161,6 +161,7 @@ class TrailsState:
         self.builder_node: list[int | None] = []
         self.score: list[dict[str, int]] = []
         self.goods: list[list[int]] = []
+        self.special: list[int] = []  # points each seat owes to inns and sanctuaries (completed features)
         self.eliminated: list[bool] = []
         self.set_aside: list[str] = []
         self.river_end: tuple[int, int, int] | None = None  # empty cell the river flows into, flow side
@@ -252,6 +253,7 @@ class TrailsGame(Game):
         state.builder_node = [None] * players
         state.score = [dict.fromkeys(CATEGORIES, 0) for _ in range(players)]
         state.goods = [[0, 0, 0] for _ in range(players)]
+        state.special = [0] * players
         state.eliminated = [False] * players
         state.order = _roll_order(state, players)
         river = "river" in expansions
@@ -359,7 +361,9 @@ class TrailsGame(Game):
             for seat in sorted(range(state.players), key=lambda s: (ranks[s], s))
         ]
         goods = {seat: dict(zip(GOODS, state.goods[seat], strict=True)) for seat in range(state.players)}
-        return Result(ranking, state.turns, {"goods": goods})
+        # The part of each seat's roads and cities points that inns and sanctuaries added (already in them).
+        special = {seat: state.special[seat] for seat in range(state.players)}
+        return Result(ranking, state.turns, {"goods": goods, "inns_cathedrals": special})
 
     # -- view ------------------------------------------------------------------------------------
     def view(self, state: TrailsState, seat: Seat | None) -> JSON:
@@ -440,6 +444,7 @@ class TrailsGame(Game):
             "supply": [dict(s) for s in state.supply],
             "score": [dict(s) for s in state.score],
             "goods": [list(g) for g in state.goods],
+            "special": list(state.special),
             "eliminated": list(state.eliminated),
             "set_aside": list(state.set_aside),
             "river_end": list(state.river_end) if state.river_end else None,
@@ -464,6 +469,7 @@ class TrailsGame(Game):
         state.supply = [dict(s) for s in data["supply"]]
         state.score = [dict(s) for s in data["score"]]
         state.goods = [list(g) for g in data["goods"]]
+        state.special = list(data.get("special") or [0] * state.players)  # absent in older snapshots
         state.eliminated = list(data["eliminated"])
         state.set_aside = list(data["set_aside"])
         state.builder_node = [None] * state.players
@@ -851,6 +857,11 @@ def _award(state: TrailsState, seats: list[Seat], category: str, points: int) ->
         state.score[seat][category] += points
 
 
+def _award_special(state: TrailsState, seats: list[Seat], points: int) -> None:
+    for seat in seats:
+        state.special[seat] += points
+
+
 def _score_completed(state: TrailsState, root: int, closer: Seat) -> list[Event]:
     feat = state.feats[root]
     tiles = len(feat.tiles)
@@ -860,6 +871,7 @@ def _score_completed(state: TrailsState, root: int, closer: Seat) -> list[Event]
         per = 3 if feat.special else 2  # a cathedral makes a closed city worth 3 per tile and pennant
         points = per * (tiles + feat.pennants)
         _award(state, seats, "cities", points)
+        _award_special(state, seats, points - 2 * (tiles + feat.pennants))
         events.append(Event("city_scored", {"seat": closer, "seats": seats, "tiles": tiles,
                                             "pennants": feat.pennants, "cathedral": feat.special, "points": points}))
         if feat.goods and any(feat.goods):
@@ -869,6 +881,7 @@ def _score_completed(state: TrailsState, root: int, closer: Seat) -> list[Event]
     else:
         points = (2 if feat.special else 1) * tiles  # an inn doubles a closed road
         _award(state, seats, "roads", points)
+        _award_special(state, seats, points - tiles)
         events.append(Event("road_scored", {"seat": closer, "seats": seats, "tiles": tiles, "inn": feat.special,
                                             "points": points}))
     _return_figures(state, feat.figs)
@@ -884,11 +897,14 @@ def _confirm(state: TrailsState) -> list[Event]:
     seat = state.seat
     x, y, rot = state.pending
     tid = state.tile
-    events: list[Event] = [Event("turn_confirmed", {"seat": seat, "tile": tid, "x": x, "y": y, "rot": rot * 90})]
+    chosen = state.pending_figure
+    events: list[Event] = [Event("turn_confirmed", {
+        "seat": seat, "tile": tid, "x": x, "y": y, "rot": rot * 90,
+        "kind": chosen.kind if chosen else None, "feature": chosen.feature if chosen else None,
+    })]
     extends_builder = _commit_tile(state, x, y, tid, rot, seat)
     if state.river_end is not None and TILE_TYPES[tid].expansion == "river":
         _advance_river(state, tid, rot)
-    chosen = state.pending_figure
     if chosen is not None:
         state.supply[seat][chosen.kind] -= 1
         _put_figure(state, x, y, chosen.feature, seat, chosen.kind)
