@@ -3,6 +3,7 @@ import pytest
 from games import registry
 
 registry.register("nim", "tests.nim:GAME")
+registry.register("gems", "tests.cards:GAME")  # hidden hands
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import pytest
 
@@ -29,3 +29,21 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 @pytest.fixture
 def world(fake: FakeDiscord) -> DefaultWorld:
     return default_world(fake)
+
+
+@pytest.fixture
+def make_bot(fake: FakeDiscord, world: DefaultWorld, tmp_path) -> Callable[[], Awaitable[object]]:
+    """A factory of the real bot, configured as in production from the environment, on one database file
+    (call it again after ``bot.stop()`` to restart on the same data)."""
+    from bot.app import PlayByChatBot, apply_endpoints
+    from bot.config import Config
+
+    from .harness import bot_env
+
+    async def factory() -> PlayByChatBot:
+        env = bot_env(fake) | {"DATABASE_PATH": str(tmp_path / "db.sqlite3"), "DEV_GUILD_ID": str(world.guild.id)}
+        config = Config.from_env(env, dotenv=None)
+        apply_endpoints(config)
+        return PlayByChatBot(config)
+
+    return factory

@@ -2,18 +2,10 @@
 autocomplete, a restart in the middle, and the game to its end. Uses the tests' small game (nim,
 5 sticks, take 1-3) so every position is known: alice 2 -> 3 left, bob 1 -> 2 left, alice 2 -> wins."""
 
-from bot.app import PlayByChatBot, apply_endpoints
-from bot.config import Config
-from tests.e2e.harness import bot_env, start_bot
+from tests.e2e.harness import start_bot
 
 
-async def test_lobby_moves_restart_and_end(fake, world, tmp_path):
-    async def make_bot():
-        env = bot_env(fake) | {"DATABASE_PATH": str(tmp_path / "db.sqlite3"), "DEV_GUILD_ID": str(world.guild.id)}
-        config = Config.from_env(env, dotenv=None)
-        apply_endpoints(config)
-        return PlayByChatBot(config)
-
+async def test_lobby_moves_restart_and_end(fake, world, make_bot):
     bot = await start_bot(fake, make_bot)
     channel = world.general
     lobby = await (await fake.slash("/game new", user=world.alice, channel=channel,
@@ -61,13 +53,7 @@ async def test_lobby_moves_restart_and_end(fake, world, tmp_path):
     await bot.stop()
 
 
-async def test_lobby_buttons_work_after_a_restart(fake, world, tmp_path):
-    async def make_bot():
-        env = bot_env(fake) | {"DATABASE_PATH": str(tmp_path / "db.sqlite3"), "DEV_GUILD_ID": str(world.guild.id)}
-        config = Config.from_env(env, dotenv=None)
-        apply_endpoints(config)
-        return PlayByChatBot(config)
-
+async def test_lobby_buttons_work_after_a_restart(fake, world, make_bot):
     bot = await start_bot(fake, make_bot)
     lobby = await (await fake.slash("/game new", user=world.alice, channel=world.general,
                                     options={"game": "nim"})).reply()

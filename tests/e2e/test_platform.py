@@ -1,0 +1,221 @@
+"""The real bot over the fake Discord: what every game relies on. Command sync with both languages,
+refusals that change nothing, hidden hands that stay hidden, Discord errors on board posts, and the turn
+clock running out. Small test games (tests/nim.py, tests/cards.py) keep every position known."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import re
+import time
+
+import pytest
+from PIL import Image, PngImagePlugin
+
+import rendering
+from bot.i18n import catalog
+from tests.cards import GEMS
+from tests.e2e.harness import start_bot
+
+NAME = re.compile(r"^[-_\w]{1,32}$")
+SUBCOMMAND, GROUP = 1, 2
+
+
+def has_image(message) -> bool:
+    return bool(message.attachments)
+
+
+def walk(item: dict):
+    """A synced command, its subcommands and groups, and their options, depth first."""
+    yield item
+    for option in item.get("options", []):
+        yield from walk(option)
+
+
+async def open_table(fake, world, game: str, *players, options: str = "", **settings):
+    """alice opens a table, the others join with the lobby button, alice starts; returns the first board."""
+    lobby = await (await fake.slash("/game new", user=world.alice, channel=world.general,
+                                    options={"game": game, "options": options, **settings})).reply()
+    assert not lobby.ephemeral, lobby.content
+    for user in players:
+        await (await fake.click(lobby, "pbc:lobby:join", user=user)).response()
+    mark = fake.mark()
+    await fake.click(lobby, "pbc:lobby:start", user=world.alice)
+    return await fake.wait_for_message(world.general, has_image, after=mark)
+
+
+async def test_every_synced_command_is_in_english_and_russian(fake, world, make_bot):
+    await start_bot(fake, make_bot)
+    commands = fake.registered_commands(world.guild)
+    game = fake.command("game", guild=world.guild)
+    subcommands = {o["name"] for o in game["options"]}
+    assert {"new", "join", "leave", "start", "ai", "move", "status", "board", "hand", "history", "abort", "rules",
+            "pause", "resume", "kick", "substitute", "extend", "settings", "mine"} <= subcommands
+    checked = 0
+    for command in commands:
+        for item in walk(command):
+            assert NAME.match(item["name"]) and item["description"], item["name"]
+            russian_name = (item.get("name_localizations") or {}).get("ru")
+            russian_description = (item.get("description_localizations") or {}).get("ru")
+            assert russian_name and NAME.match(russian_name) and russian_name == russian_name.lower(), item["name"]
+            assert russian_description and russian_description != item["description"], item["name"]
+            for choice in item.get("choices", []):
+                assert (choice.get("name_localizations") or {}).get("ru"), choice["name"]
+            checked += 1
+    assert checked >= 40  # commands, groups and every parameter
+    # A Russian player types the Russian names and is answered in Russian.
+    ru = catalog("ru")
+    reply = await (await fake.slash(f"/{ru['cmd.game']} {ru['cmd.status']}", user=world.bob, channel=world.general,
+                                    locale="ru")).reply()
+    assert reply.ephemeral and reply.content == ru["error.no_table"]
+
+
+async def test_refused_moves_are_ephemeral_and_change_nothing(fake, world, make_bot):
+    await start_bot(fake, make_bot)
+    await open_table(fake, world, "nim", world.bob, options="pile=5")
+
+    async def status() -> str:
+        return (await (await fake.slash("/game status", user=world.carol, channel=world.general)).reply()).content
+
+    before = await status()
+    assert "alice" in before.lower()
+    mark = fake.mark()
+    for user, action in ((world.alice, "take 9"), (world.alice, "grab some"), (world.bob, "take 1"),
+                         (world.carol, "take 1")):  # illegal, malformed, out of turn, not seated
+        reply = await (await fake.slash("/game move", user=user, channel=world.general, action=action)).reply()
+        assert reply.ephemeral and reply.content, (user.name, action)
+    assert await status() == before
+    assert [m for m in fake.channel_messages(world.general) if m.seq > mark] == []  # nothing public
+    choices = await fake.autocomplete("/game move", user=world.alice, channel=world.general, focused="action",
+                                      value="")
+    assert [c["value"] for c in choices] == ["take 1", "take 2", "take 3"]  # still 5 sticks, alice to move
+
+
+@pytest.fixture
+def view_in_images(monkeypatch):
+    """Every image the bot renders carries the view it was drawn from (a PNG text chunk), so a test can
+    read the source view of any posted image. (discord.py loads a cog as a fresh module, which imports
+    ``render_board`` from ``rendering`` when the bot starts: patch it there, before.)"""
+    real = rendering.render_board
+
+    def render_with_view(game_key, view, locale="en", names=None):
+        image = Image.open(io.BytesIO(real(game_key, view, locale, names)))
+        info = PngImagePlugin.PngInfo()
+        info.add_text("view", json.dumps(view))
+        out = io.BytesIO()
+        image.save(out, "PNG", pnginfo=info)
+        return out.getvalue()
+
+    monkeypatch.setattr(rendering, "render_board", render_with_view)
+
+
+def source_view(attachment) -> dict:
+    return json.loads(attachment.image().info["view"])
+
+
+async def test_hands_stay_private_over_a_whole_game(fake, world, make_bot, view_in_images):
+    bot = await start_bot(fake, make_bot)
+    players = [world.alice, world.bob, world.carol]
+    await open_table(fake, world, "gems", world.bob, world.carol)
+    tables = bot.client.tables
+
+    def hands() -> list[list[str]]:
+        table = tables.tables.get(world.general.id)
+        return table.state.hands if table is not None else [[], [], []]
+
+    def assert_nothing_held_is_public() -> None:
+        held = {gem for hand in hands() for gem in hand}
+        for message in fake.channel_messages(world.general):  # public messages only
+            words = set(re.findall(r"[a-z]+", message.text.lower()))
+            assert not held & words, (message.text, held)
+            for attachment in message.attachments:
+                view = source_view(attachment)
+                assert "hand" not in view
+                assert not held & set(re.findall(r"[a-z]+", json.dumps(view))), view
+
+    assert_nothing_held_is_public()
+    for _ in range(9):  # three gems each
+        seat = tables.tables[world.general.id].state.turn
+        user = players[seat]
+        own = list(hands()[seat])
+        # /game hand: the owner sees exactly their own hand, ephemerally, and nobody else's
+        reply = await (await fake.slash("/game hand", user=user, channel=world.general)).reply()
+        assert reply.ephemeral and source_view(reply.attachments[0])["hand"] == own
+        others = {gem for s, hand in enumerate(hands()) if s != seat for gem in hand}
+        assert not others & set(json.dumps(source_view(reply.attachments[0])).replace('"', " ").split())
+        # the autocomplete of /game move offers the caller's own gems only
+        choices = await fake.autocomplete("/game move", user=user, channel=world.general, focused="action", value="")
+        assert [c["value"] for c in choices] == [f"play {gem}" for gem in own]
+        mark = fake.mark()
+        await fake.slash("/game move", user=user, channel=world.general, action=choices[-1]["value"])
+        board = await fake.wait_for_message(world.general, has_image, after=mark)
+        assert not board.ephemeral
+        assert_nothing_held_is_public()
+    assert "game over" in board.content.lower()
+    played = source_view(board.attachments[0])["played"]
+    assert sorted(g for gems in played for g in gems) == sorted(played_gem for gems in played for played_gem in gems)
+    assert all(gem in GEMS for gems in played for gem in gems) and sum(map(len, played)) == 9
+
+
+async def test_board_posts_survive_rate_limits_and_server_errors(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    await open_table(fake, world, "nim", world.bob, options="pile=10")
+    table = bot.client.tables.tables[world.general.id]
+    # 1) five 429s in a row: discord.py gives up on the followup after its five attempts; the bot posts
+    #    again once Discord recovers. 2) a 500: retried.
+    for user, action, fault in ((world.alice, "take 1", dict(status=429, retry_after=0.05, times=5)),
+                                (world.bob, "take 2", dict(status=500, times=1))):
+        fake.inject("POST", "/webhooks/*/*", **fault)
+        mark = fake.mark()
+        await fake.slash("/game move", user=user, channel=world.general, action=action)
+        board = await fake.wait_for_message(world.general, has_image, after=mark, timeout=15)
+        assert action in board.text
+    assert [f.hits for f in fake.faults] == [5, 1]  # every injected error was hit
+    moves = await bot.client.store.moves(table.record.id)
+    assert [(seat, text) for _, seat, text, _ in moves] == [(0, "take 1"), (1, "take 2")]  # committed once each
+    await asyncio.sleep(0.3)  # a duplicate post would come right after the first: give it time to show
+    boards = [m for m in fake.channel_messages(world.general) if m.attachments]
+    assert len(boards) == 3  # the start and one per move: nothing posted twice
+    assert table.state.pile == 7
+
+
+async def test_a_short_turn_runs_out(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    offset = [0.0]
+    service = bot.client.tables
+    service.clock = lambda: time.time() + offset[0]  # the service's clock, moved forward instead of sleeping
+    await open_table(fake, world, "nim", world.bob, options="pile=10", turn_time="30s")
+    table = service.tables[world.general.id]
+    assert table.record.deadline == pytest.approx(time.time() + 30, abs=5)
+    mark = fake.mark()
+    offset[0] = 31.0
+    service.on_deadline_change()  # what a new deadline does: the clock looks again, now past alice's
+    board = await fake.wait_for_message(world.general, has_image, after=mark)
+    # nim's default action takes one stick: alice's turn is played for her, bob is mentioned
+    assert "alice ran out of time" in board.text.lower() and "default move" in board.text
+    assert board.mentions == [world.bob.id] and table.state.pile == 9
+    assert "<t:" in board.content  # bob's deadline as a Discord timestamp
+    moves = await bot.client.store.moves(table.record.id)
+    assert [(seat, text) for _, seat, text, _ in moves] == [(0, "take 1")]
+
+
+async def test_table_settings_at_creation_and_by_the_host_only(fake, world, make_bot):
+    await start_bot(fake, make_bot)
+    lobby = await (await fake.slash("/game new", user=world.alice, channel=world.general, options={
+        "game": "nim", "turn_time": "10m", "reminders": "half,1m", "timeout": "default", "ai_replaces": True,
+    })).reply()
+    footer = lobby.embeds[0]["footer"]["text"]
+    assert "turn time 10m" in footer and "reminders half,1m" in footer and "never out" in footer
+    await (await fake.click(lobby, "pbc:lobby:join", user=world.bob)).response()
+    refusal = await (await fake.slash("/game settings", user=world.bob, channel=world.general,
+                                      resume_wait="1m")).reply()
+    assert refusal.ephemeral and "host" in refusal.content.lower()
+    bad = await (await fake.slash("/game settings", user=world.alice, channel=world.general,
+                                  reminders="sometimes")).reply()
+    assert bad.ephemeral and "sometimes" in bad.content
+    changed = await (await fake.slash("/game settings", user=world.admin, channel=world.general,
+                                      resume_wait="1m", timeout="eliminate")).reply()  # Manage Channels
+    assert not changed.ephemeral and "after 1m" in changed.content and "first miss" in changed.content
+    shown = await (await fake.slash("/game settings", user=world.bob, channel=world.general)).reply()
+    assert shown.ephemeral and "turn time 10m" in shown.content and "after 1m" in shown.content
