@@ -67,3 +67,38 @@ async def test_lobby_buttons_work_after_a_restart(fake, world, make_bot):
     board = await fake.wait_for_message(world.general, lambda m: bool(m.attachments), after=mark)
     assert board.mentions == [world.alice.id]
     await bot.stop()
+
+
+async def test_a_real_game_to_the_end_through_game_move_and_its_autocomplete(fake, world, make_bot):
+    """Trails & Fortresses, 2 players, on a fixed deck of 24 tiles drawn from a shuffled base set (the
+    ``deck`` option) so the whole game stays short; every move is a value offered by /game move's
+    autocomplete, and every move posts a PNG board that mentions only the next player."""
+    import random
+
+    from games.registry import get
+
+    deck = ",".join(get("trails").setup(2, {}, 7).deck[:24])
+    bot = await start_bot(fake, make_bot)
+    channel, users = world.general, {world.alice.id: world.alice, world.bob.id: world.bob}
+    lobby = await (await fake.slash("/game new", user=world.alice, channel=channel,
+                                    options={"game": "trails", "options": f"deck={deck}"})).reply()
+    await (await fake.click(lobby, "pbc:lobby:join", user=world.bob)).response()
+    mark = fake.mark()
+    await fake.click(lobby, "pbc:lobby:start", user=world.alice)
+    board = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+    rng, moves = random.Random(3), 0
+    while "game over" not in board.content.lower():
+        assert len(board.mentions) == 1 and board.attachments[0].image().format == "PNG"
+        user = users[board.mentions[0]]
+        choices = await fake.autocomplete("/game move", user=user, channel=channel, focused="action", value="")
+        assert choices, board.text
+        mark = fake.mark()
+        await fake.slash("/game move", user=user, channel=channel, action=rng.choice(choices)["value"])
+        board = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+        moves += 1
+    assert board.mentions == [] and board.attachments[0].image().format == "PNG"
+    assert moves >= 48  # 24 tiles: at least a placement and an end of turn each
+    standings = board.embeds[0]["fields"][0]["value"]
+    assert "Alice" in standings and "Bob" in standings
+    table = await bot.client.store.latest_table(channel.id)
+    assert table.status == "finished" and len(await bot.client.store.moves(table.id)) == moves
