@@ -219,3 +219,41 @@ async def test_table_settings_at_creation_and_by_the_host_only(fake, world, make
     assert not changed.ephemeral and "after 1m" in changed.content and "first miss" in changed.content
     shown = await (await fake.slash("/game settings", user=world.bob, channel=world.general)).reply()
     assert shown.ephemeral and "turn time 10m" in shown.content and "after 1m" in shown.content
+
+
+async def test_reminder_mentions_only_the_player_to_move(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    offset = [0.0]
+    service = bot.client.tables
+    service.clock = lambda: time.time() + offset[0]
+    await open_table(fake, world, "nim", world.bob, options="pile=10", turn_time="60s", reminders="half")
+    mark = fake.mark()
+    offset[0] = 31.0  # past half of alice's 60 s turn, before its end
+    service.on_deadline_change()
+    reminder = await fake.wait_for_message(world.general, lambda m: "your turn" in m.content, after=mark)
+    assert reminder.mentions == [world.alice.id] and "<t:" in reminder.content
+    assert service.tables[world.general.id].state.pile == 10  # a reminder plays nothing
+
+
+async def test_pause_resume_and_substitute_through_discord(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    await open_table(fake, world, "nim", world.bob, options="pile=10", turn_time="1h")
+    table = bot.client.tables.tables[world.general.id]
+    refused = await (await fake.slash("/game pause", user=world.bob, channel=world.general)).reply()
+    assert refused.ephemeral and "own turn" in refused.content  # not bob's turn
+    paused = await (await fake.slash("/game pause", user=world.alice, channel=world.general)).reply()
+    assert not paused.ephemeral and "paused" in paused.content and table.record.deadline is None
+    early = await (await fake.slash("/game resume", user=world.bob, channel=world.general)).reply()
+    assert early.ephemeral and "120 s" in early.content  # others wait 2 minutes
+    substituted = await (await fake.slash("/game substitute", user=world.admin, channel=world.general,
+                                          old=world.bob, new=world.carol)).reply()
+    assert not substituted.ephemeral and "Carol" in substituted.content
+    resumed = await (await fake.slash("/game resume", user=world.alice, channel=world.general)).reply()
+    assert not resumed.ephemeral and table.record.deadline is not None
+    mark = fake.mark()
+    await fake.slash("/game move", user=world.alice, channel=world.general, action="take 3")
+    board = await fake.wait_for_message(world.general, has_image, after=mark)
+    assert board.mentions == [world.carol.id]  # carol plays bob's seat now
+    choices = await fake.autocomplete("/game move", user=world.carol, channel=world.general, focused="action",
+                                      value="")
+    assert [c["value"] for c in choices] == ["take 1", "take 2", "take 3"]
