@@ -1,8 +1,10 @@
 """Déole images, drawn from the public view only.
 
-``render(view, locale)`` draws the shared Exploration sheet (map, traces, ports, wrecks, castaways, Éolia,
+``render(view, locale, names)`` draws the shared Exploration sheet (map, traces, ports, wrecks, castaways, Éolia,
 storms) with a side panel for the dice still on the dice track, the Compass Rose and the standings.
-``render_sheets(view, locale)`` draws every Navigation sheet side by side (two columns).
+``render_sheets(view, locale, names)`` draws every Navigation sheet side by side (two columns).
+``render_board(view, names=, locale=)`` is the entry point of ``rendering.render_board``. ``names`` are the
+players' names by seat; without them the images say "Player 1", "Player 2"...
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ TEXT = {
     "en": {
         "round": "Round {round}/3 · turn {turn}/5", "dice": "Dice on the track", "rose": "Compass Rose",
         "bag": "Dice in the bag: {count}", "castaways": "Castaways: {symbol}", "player": "Player {n}",
-        "to_act": "To act: player {n}", "over": "Game over", "gauge": "Gauge depth 2/4/6/8: +5/+10/+20/+30",
+        "to_act": "To act: {player}", "over": "Game over", "gauge": "Gauge depth 2/4/6/8: +5/+10/+20/+30",
         "points": "{score} pts", "home": "in port", "storm": "storm", "eolia": "ÉOLIA", "bonuses": "Bonuses",
         "solo": "Solo voyage: {outcome}", "in_hand": "In hand: {die}", "crew": "Crew", "blue": "Blue",
         "yellow": "Yellow", "green": "Green", "red": "Red", "total": "Total {score}",
@@ -44,7 +46,7 @@ TEXT = {
     "ru": {
         "round": "Раунд {round}/3 · ход {turn}/5", "dice": "Кубики на дорожке", "rose": "Роза ветров",
         "bag": "Кубиков в мешке: {count}", "castaways": "Потерпевшие: {symbol}", "player": "Игрок {n}",
-        "to_act": "Ходит игрок {n}", "over": "Игра окончена", "gauge": "Шкала, глубина 2/4/6/8: +5/+10/+20/+30",
+        "to_act": "Ходит: {player}", "over": "Игра окончена", "gauge": "Шкала, глубина 2/4/6/8: +5/+10/+20/+30",
         "points": "{score} очк.", "home": "в порту", "storm": "буря", "eolia": "ЭОЛИЯ", "bonuses": "Бонусы",
         "solo": "Одиночное плавание: {outcome}", "in_hand": "В руке: {die}", "crew": "Экипаж", "blue": "Синий",
         "yellow": "Жёлтый", "green": "Зелёный", "red": "Красный", "total": "Итого {score}",
@@ -61,11 +63,26 @@ MODE_NAMES = {
            "descending": "УБЫВАНИЕ", "equal": "РАВНЫЕ", "oscillating": "КОЛЕБАНИЕ", "step": "+/-1",
            "low": "МАЛЫЕ 1-3", "high": "БОЛЬШИЕ 4-6"},
 }
+SYMBOL_NAMES = {
+    "ru": {"anchor": "якорь", "shell": "ракушка", "star": "звезда", "fish": "рыба", "gull": "чайка",
+           "bottle": "бутылка", "knot": "узел", "pearl": "жемчужина", "compass": "компас"},
+}
 
 
 def _t(locale: str, key: str, **params: Any) -> str:
     table = TEXT.get(locale, TEXT["en"])
     return table.get(key, TEXT["en"][key]).format(**params)
+
+
+def _player(locale: str, seat: int, names: list[str] | None) -> str:
+    if names and 0 <= seat < len(names) and names[seat]:
+        return names[seat][:24]
+    return _t(locale, "player", n=seat + 1)
+
+
+def render_board(view: dict[str, Any], names: list[str] | None = None, locale: str = "en") -> bytes:
+    """The board post's image: the Exploration sheet (the Navigation sheets are a second image)."""
+    return render(view, locale, names)
 
 
 def _cell_origin(row: int, col: int) -> tuple[int, int]:
@@ -119,7 +136,7 @@ def _draw_wreck(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
         draw.arc((x + 8 + 16 * i, y + 48, x + 24 + 16 * i, y + 58), 200, 340, fill=SEA_LINE, width=2)
 
 
-def render(view: dict[str, Any], locale: str = "en") -> bytes:
+def render(view: dict[str, Any], locale: str = "en", names: list[str] | None = None) -> bytes:
     """The Exploration sheet as a PNG (about 1070 x 740 px)."""
     width = MARGIN * 2 + MAP + PANEL
     height = MARGIN * 2 + MAP
@@ -130,7 +147,7 @@ def render(view: dict[str, Any], locale: str = "en") -> bytes:
     _draw_castaways(draw, view)
     for sheet in view["sheets"]:
         _draw_trace(draw, sheet)
-    _draw_panel(draw, view, locale, MARGIN * 2 + MAP)
+    _draw_panel(draw, view, locale, MARGIN * 2 + MAP, names)
     return png_bytes(image)
 
 
@@ -248,7 +265,8 @@ def _draw_trace(draw: ImageDraw.ImageDraw, sheet: dict[str, Any]) -> None:
         draw.text(tip, "⚓", fill=INK, font=font(16, True), anchor="mm")
 
 
-def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str, x0: int) -> None:
+def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str, x0: int,
+                names: list[str] | None) -> None:
     x = x0 + 10
     y = 24
     draw.text((x, y), "Déole" if locale != "ru" else "Деоль", fill=INK, font=font(26, True))
@@ -259,7 +277,7 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str, x0
         draw.text((x, y), _t(locale, "round", round=view["round"], turn=view["turn"]), fill=INK, font=font(17, True))
     y += 28
     if view.get("actor") is not None:
-        draw.text((x, y), _t(locale, "to_act", n=view["actor"] + 1), fill=INK, font=font(15))
+        draw.text((x, y), _t(locale, "to_act", player=_player(locale, view["actor"], names)), fill=INK, font=font(15))
         y += 24
     current = view.get("current") or {}
     if current.get("die"):
@@ -282,7 +300,9 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str, x0
     draw.text((x, y), _t(locale, "bag", count=view.get("bag_count", 0)), fill=INK, font=font(14))
     y += 22
     if view.get("castaways"):
-        draw.text((x, y), _t(locale, "castaways", symbol=view.get("castaway_symbol", "")), fill=INK, font=font(14))
+        symbol = view.get("castaway_symbol", "")
+        symbol = SYMBOL_NAMES.get(locale, {}).get(symbol, symbol)
+        draw.text((x, y), _t(locale, "castaways", symbol=symbol), fill=INK, font=font(14))
         _draw_castaway(draw, x + 290, y + 10, 9)
     y += 30
     scores = view.get("scores", {})
@@ -291,7 +311,7 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str, x0
         rgb = PLAYER_COLORS[sheet["colour"]]
         draw.rounded_rectangle((x, y, x + 300, y + 46), radius=8, fill=(255, 255, 255), outline=rgb, width=3)
         draw.ellipse((x + 10, y + 13, x + 30, y + 33), fill=rgb, outline=INK)
-        name = _t(locale, "player", n=seat + 1)
+        name = _player(locale, seat, names)
         if seat in view.get("eliminated", []):
             name += " ✗"
         draw.text((x + 40, y + 6), name, fill=INK, font=font(15, True))
@@ -314,7 +334,7 @@ SHEET_W = 150 + BOX_W * D.WIND_LENGTH + 20
 SHEET_H = 500
 
 
-def render_sheets(view: dict[str, Any], locale: str = "en") -> bytes:
+def render_sheets(view: dict[str, Any], locale: str = "en", names: list[str] | None = None) -> bytes:
     """Every Navigation sheet, two per row, as a PNG."""
     sheets = view["sheets"]
     columns = 1 if len(sheets) == 1 else 2
@@ -326,17 +346,17 @@ def render_sheets(view: dict[str, Any], locale: str = "en") -> bytes:
     for index, sheet in enumerate(sheets):
         ox = gap + (index % columns) * (SHEET_W + gap)
         oy = gap + (index // columns) * (SHEET_H + gap)
-        _draw_sheet(draw, ox, oy, sheet, view, locale)
+        _draw_sheet(draw, ox, oy, sheet, view, locale, names)
     return png_bytes(image)
 
 
 def _draw_sheet(draw: ImageDraw.ImageDraw, ox: int, oy: int, sheet: dict[str, Any], view: dict[str, Any],
-                locale: str) -> None:
+                locale: str, names: list[str] | None = None) -> None:
     rgb = PLAYER_COLORS[sheet["colour"]]
     draw.rounded_rectangle((ox, oy, ox + SHEET_W, oy + SHEET_H), radius=12, fill=PAPER, outline=rgb, width=4)
     seat = sheet["seat"]
     breakdown = view.get("scores", {}).get(str(seat), {})
-    title = f"{_t(locale, 'player', n=seat + 1)} · {_t(locale, sheet['colour'])}"
+    title = f"{_player(locale, seat, names)} · {_t(locale, sheet['colour'])}"
     draw.text((ox + 16, oy + 12), title, fill=INK, font=font(19, True))
     draw.text((ox + SHEET_W - 16, oy + 12), _t(locale, "total", score=sum(breakdown.values())), fill=INK,
               font=font(19, True), anchor="ra")

@@ -405,7 +405,7 @@ class DeoleGame(Game):
             "actor": state.actor,
             "phase": self._decision(state)[0] if not state.over else "over",
             "current": {"die": ctx.get("die"), "track": ctx.get("track"), "source": ctx.get("source"),
-                        "bonus_pending": ctx.get("bonus", 0)},
+                        "bonus_pending": ctx.get("bonus", 0), "started": bool(ctx.get("started"))},
             "pool": copy.deepcopy(state.pool),
             "compass": copy.deepcopy(state.compass),
             "bag_count": len(state.bag),

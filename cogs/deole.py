@@ -1,0 +1,489 @@
+"""Déole in Discord: the "Take turn" panel, ``/deole`` commands, the Navigation sheets and the final scores.
+
+A player's turn in Déole is a chain of small decisions (die, track, mode, rudders, port, direction, wreck,
+castaway, bonus...). The mover answers them in one ephemeral panel that edits itself after every committed
+step; the channel gets one public board per finished pick (when the turn passes to someone else, a solo
+player's next roll comes up, or the game ends), carrying the events of every step since the last board.
+Each step is committed with the table version the panel was built at, so a double click or a stale panel
+answers "already played" and changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.tables import MoveOutcome, Table, TableError
+from cogs.game import GamePanel, answer, error_text, locale_of, seat_label, seat_names
+from games.core import Game, IllegalAction
+from games.deole import data as D
+from rendering.deole import render_sheets
+
+log = logging.getLogger(__name__)
+
+KEY = "deole"
+TURN_ID = "pbc:deole:turn"
+BUTTON_LIMIT = 20  # more choices than this go into a select menu (4 rows of 5 buttons)
+# Event parameters shown as words of the catalog: parameter name -> catalog prefix.
+WORD_PARAMS = {"colour": "colour", "disaster_colour": "colour", "track": "track", "mode": "mode",
+               "direction": "dir", "symbol": "symbol"}
+
+
+def tr(locale: str, key: str, **params: Any) -> str:
+    return t(locale, f"{KEY}.{key}", **params)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One answer in the panel: the notations it commits together and its label."""
+
+    notations: tuple[str, ...]
+    label: str
+
+
+# -- choices --------------------------------------------------------------------------------------
+def _copy(game: Game, state: Any) -> Any:
+    return game.from_json(game.to_json(state))
+
+
+def _writes(game: Game, state: Any, seat: int) -> dict[int, tuple[str, ...]]:
+    """Adjust step: every value the die can be written as, with the fewest rudders that get there."""
+    found: dict[int, tuple[str, ...]] = {}
+
+    def walk(current: Any, done: tuple[str, ...]) -> None:
+        for action in game.legal_actions(current, seat):
+            notation = game.format(action)
+            if action[0] == "place":
+                value = game.view(current, None)["current"]["die"][1]
+                if value not in found or len(found[value]) > len(done) + 1:
+                    found[value] = (*done, notation)
+            elif action[0] == "rudder":
+                working = _copy(game, current)
+                events = game.apply(working, seat, action)
+                placed = [e for e in events if e.code == "die_placed"]
+                if placed:  # the only way on was to write it: the engine did so
+                    value = placed[0].params["value"]
+                    if value not in found or len(found[value]) > len(done) + 1:
+                        found[value] = (*done, notation)
+                elif game.view(working, None)["phase"] == "adjust":
+                    walk(working, (*done, notation))
+
+    walk(state, ())
+    return dict(sorted(found.items()))
+
+
+def choices(game: Game, state: Any, seat: int, locale: str) -> list[Choice]:
+    """The mover's answers to the current decision, labelled in ``locale``."""
+    view = game.view(state, None)
+    if view["actor"] != seat:
+        return []
+    actions = game.legal_actions(state, seat)
+    sheet = view["sheets"][seat]
+    if view["phase"] == "adjust" and actions and actions[0][0] != "value":
+        out = []
+        for value, notations in _writes(game, state, seat).items():
+            rudders = sum(1 for n in notations if n.startswith("rudder"))
+            label = (tr(locale, "label.write_rudders", value=value, count=rudders) if rudders
+                     else tr(locale, "label.write", value=value))
+            out.append(Choice(notations, label))
+        return out
+    return [Choice((game.format(a),), action_label(a, sheet, locale)) for a in actions]
+
+
+def action_label(action: tuple, sheet: dict[str, Any], locale: str) -> str:
+    kind = action[0]
+    if kind in ("die", "take"):
+        return tr(locale, "label.die", colour=tr(locale, f"colour.{action[1]}"), value=action[2])
+    if kind == "anchor":
+        return tr(locale, "label.anchor", colour=tr(locale, f"colour.{action[1]}"), value=action[2])
+    if kind == "track":
+        mode = sheet["modes"][action[1]]
+        name = tr(locale, f"name.{action[1]}")
+        if mode:
+            return tr(locale, "label.track", track=name, mode=tr(locale, f"mode.{mode}"))
+        return tr(locale, "label.track_new", track=name)
+    if kind == "mode":
+        return f"{tr(locale, f'mode.{action[1]}')}: {tr(locale, f'rule.{action[1]}')}"
+    if kind == "value":
+        return tr(locale, "label.write", value=action[1])
+    if kind == "port":
+        return tr(locale, "label.port", port=action[1])
+    if kind == "move":
+        return tr(locale, "label.move", direction=tr(locale, f"dir.{action[1]}"))
+    if kind == "flip":
+        return tr(locale, "label.flip", box=action[1])
+    if kind in ("castaway", "disaster"):
+        return tr(locale, f"label.{kind}", track=tr(locale, f"name.{action[1]}"))
+    if kind == "colour":
+        return tr(locale, f"colour.{action[1]}")
+    if kind == "bonus":
+        return f"{action[1]}: {tr(locale, f'bonus.{action[1]}')}"
+    if kind == "help":
+        return tr(locale, "label.help")
+    return " ".join(str(p) for p in action)
+
+
+def prompt(game: Game, state: Any, seat: int, names: list[str], locale: str) -> str:
+    """What the panel says: the round, the dice still on the track, the die in hand, and the question."""
+    view = game.view(state, None)
+    if view["over"]:
+        return t(locale, "game.over")
+    if view["actor"] != seat:
+        return tr(locale, "panel.done")
+    lines = [tr(locale, "panel.header", round=view["round"], turn=view["turn"], player=names[seat])]
+    if view["pool"]:
+        lines.append(tr(locale, "panel.pool", dice=dice_text(view["pool"], locale)))
+    current = view["current"]
+    if current["die"]:
+        colour, value = current["die"]
+        die = tr(locale, "label.die", colour=tr(locale, f"colour.{colour}"), value=value if value else "?")
+        if current["track"]:
+            lines.append(tr(locale, "panel.in_hand_track", die=die, track=tr(locale, f"name.{current['track']}")))
+        else:
+            lines.append(tr(locale, "panel.in_hand", die=die))
+    if current["bonus_pending"]:
+        lines.append(tr(locale, "panel.bonus_pending", count=current["bonus_pending"]))
+    sheet = view["sheets"][seat]
+    rudders = ", ".join(f"{tr(locale, f'name.{k}')} {v}" for k, v in sheet["rudders"].items() if v)
+    if rudders:
+        lines.append(tr(locale, "panel.rudders", rudders=rudders))
+    question = tr(locale, f"prompt.{view['phase']}")
+    lines.append(f"**{question}**")
+    return "\n".join(lines)
+
+
+def dice_text(dice: list[list[Any]], locale: str) -> str:
+    return ", ".join(f"{tr(locale, f'colour.{c}')} {v}" for c, v in dice)
+
+
+# -- views ----------------------------------------------------------------------------------------
+class TurnView(discord.ui.View):
+    """The persistent "Take turn" button under each board post (fixed custom id, no timeout)."""
+
+    def __init__(self, locale: str = "en") -> None:
+        super().__init__(timeout=None)
+        self.take_turn.label = tr(locale, "button.turn")
+
+    @discord.ui.button(label="Take turn", style=discord.ButtonStyle.primary, custom_id=TURN_ID)
+    async def take_turn(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+        await deole_cog(interaction).open_panel(interaction)
+
+
+class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=r"pbc:deole:do:(?P<version>\d+):(?P<index>\d+)"):
+    """One answer of the panel; the custom id carries the table version and the answer's index, so the
+    button still works after a restart and a stale one is refused."""
+
+    def __init__(self, version: int, index: int, label: str = "?") -> None:
+        super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.secondary,
+                                           custom_id=f"pbc:deole:do:{version}:{index}"))
+        self.version, self.index = version, index
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: Any) -> ChoiceButton:
+        return cls(int(match["version"]), int(match["index"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await deole_cog(interaction).choose(interaction, self.version, self.index)
+
+
+class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"pbc:deole:pick:(?P<version>\d+)"):
+    """The panel's answers as a select menu when there are too many for buttons."""
+
+    def __init__(self, version: int, options: list[discord.SelectOption] | None = None,
+                 placeholder: str | None = None) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"pbc:deole:pick:{version}", placeholder=placeholder,
+                                           options=options or [discord.SelectOption(label="?", value="0")]))
+        self.version = version
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: Any) -> ChoiceSelect:
+        return cls(int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = (interaction.data or {}).get("values") or ["0"]
+        await deole_cog(interaction).choose(interaction, self.version, int(values[0]))
+
+
+def panel_view(options: list[Choice], version: int, locale: str) -> discord.ui.View | None:
+    if not options:
+        return None
+    view = discord.ui.View(timeout=None)
+    if len(options) <= BUTTON_LIMIT:
+        for index, choice in enumerate(options):
+            view.add_item(ChoiceButton(version, index, choice.label))
+    else:
+        select_options = [discord.SelectOption(label=c.label[:100], value=str(i)) for i, c in enumerate(options[:25])]
+        view.add_item(ChoiceSelect(version, select_options, tr(locale, "panel.pick")))
+    return view
+
+
+def deole_cog(interaction: discord.Interaction) -> DeoleCog:
+    return interaction.client.get_cog("DeoleCog")
+
+
+# -- the panel hooked into the shared board post ------------------------------------------------
+class DeolePanel(GamePanel):
+    def __init__(self) -> None:
+        # Events of the steps committed since the channel's last board post, told together in the next.
+        self.pending: dict[int, list[tuple[int, Any]]] = {}
+
+    def board_view(self, table: Table, outcome: MoveOutcome, locale: str) -> discord.ui.View | None:
+        return TurnView(locale)
+
+    def event_lines(self, table: Table, outcome: MoveOutcome, names: list[str], locale: str) -> list[str] | None:
+        # Steps committed in the panel but not told yet (e.g. a /game move finishes the pick) come first.
+        events = [*self.pending.pop(table.record.channel_id, []), *outcome.events]
+        return [line for _seat, event in events if (line := event_line(event, names, locale))]
+
+    def final_embeds(self, table: Table, locale: str) -> list[discord.Embed]:
+        return [final_embed(table, locale)]
+
+    def extra_images(self, table: Table, locale: str, names: list[str]) -> list[tuple[str, bytes]]:
+        return [("sheets.png", render_sheets(table.game.view(table.state, None), locale, names=names))]
+
+
+def event_line(event: Any, names: list[str], locale: str) -> str | None:
+    if event.code == "final_score":
+        return None  # the final embed has the breakdown
+    params: dict[str, Any] = {}
+    for key, value in event.params.items():
+        if key in WORD_PARAMS and isinstance(value, str):
+            prefix = "edge" if event.code == "storm" else WORD_PARAMS[key]
+            value = tr(locale, f"{prefix}.{value}")
+        elif key == "dice":
+            value = " ".join(tr(locale, f"colour.{w}") if w in D.WIND_COLOURS else w for w in str(value).split())
+        params[key] = seat_label(names, key, value)
+    text = tr(locale, f"event.{event.code}", **params)
+    return None if text == f"{KEY}.event.{event.code}" else text
+
+
+def final_embed(table: Table, locale: str) -> discord.Embed:
+    result = table.game.result(table.state)
+    names = seat_names(table)
+    embed = discord.Embed(title=tr(locale, "final.title"), colour=discord.Colour.gold())
+    if result.extra.get("solo"):
+        embed.description = tr(locale, f"final.solo.{result.extra['outcome']}")
+    for player in result.ranking:
+        b = player.breakdown
+        value = tr(locale, "final.breakdown", **b)
+        name = tr(locale, "final.player", rank=player.rank, player=names[player.seat], score=player.score)
+        embed.add_field(name=name[:256], value=value[:1024], inline=False)
+    return embed
+
+
+class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Play Déole in this channel")):
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.service = bot.tables
+        self.panel = DeolePanel()
+        super().__init__()
+
+    @property
+    def game_cog(self) -> Any:
+        return self.bot.get_cog("GameCog")
+
+    def _table(self, channel_id: int) -> Table:
+        table = self.service.tables.get(channel_id)
+        if table is None or table.game.key != KEY:
+            raise TableError("no_table")
+        if table.state is None:
+            raise TableError("not_started")
+        return table
+
+    def _mover(self, interaction: discord.Interaction) -> tuple[Table, int]:
+        """The table and the caller's seat, if it is the caller's move; else a refusal."""
+        table = self._table(interaction.channel_id)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise TableError("not_seated")
+        if seat.position not in table.game.to_act(table.state):
+            raise TableError("not_your_turn")
+        return table, seat.position
+
+    def panel_message(self, table: Table, seat: int, locale: str) -> tuple[str, discord.ui.View | None]:
+        options = choices(table.game, table.state, seat, locale)
+        text = prompt(table.game, table.state, seat, seat_names(table), locale)
+        return text[:2000], panel_view(options, table.version, locale)
+
+    async def open_panel(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        try:
+            table, seat = self._mover(interaction)
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error))
+        text, view = self.panel_message(table, seat, locale)
+        extra = {"view": view} if view is not None else {}
+        await interaction.response.send_message(text, ephemeral=True, **extra)
+
+    async def choose(self, interaction: discord.Interaction, version: int, index: int) -> None:
+        """A panel answer: the choice at ``index`` of the position at ``version``."""
+        locale = locale_of(interaction)
+        try:
+            table, seat = self._mover(interaction)
+            if version != table.version:
+                raise TableError("already_played")
+            options = choices(table.game, table.state, seat, locale)
+            if not 0 <= index < len(options):
+                raise TableError("already_played")
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error))
+        await self.commit(interaction, list(options[index].notations), version, edit=True)
+
+    async def commit(self, interaction: discord.Interaction, notations: list[str], version: int | None,
+                     edit: bool) -> None:
+        """Commit the step; the mover sees the next question, the channel a board once the pick is done."""
+        locale = locale_of(interaction)
+        try:
+            outcome = await self.service.act(interaction.channel_id, interaction.user.id, notations, version)
+        except (TableError, IllegalAction) as error:
+            return await answer(interaction, deole_error(locale, error))
+        except Exception as error:  # nothing was committed; the player gets an id to report
+            return await answer(interaction, error_text(locale, error))
+        table = outcome.table
+        seat = outcome.moves[0][0]
+        self.panel.pending.setdefault(interaction.channel_id, []).extend(outcome.events)
+        text, view = self.panel_message(table, seat, locale)
+        if edit:
+            await interaction.response.edit_message(content=text, view=view)
+        else:
+            extra = {"view": view} if view is not None else {}
+            await interaction.response.send_message(text, ephemeral=True, **extra)
+        if pick_done(table, outcome, seat):
+            # Moves stay out of the lines: the events tell every step in words.
+            merged = MoveOutcome(table, [], [], outcome.finished, outcome.next_seats)
+            await self.game_cog.send_board(interaction.followup.send, merged, None, locale)
+
+    # -- commands for typists -------------------------------------------------------------------
+    async def _autocomplete(self, interaction: discord.Interaction, current: str,
+                            kinds: tuple[str, ...]) -> list[app_commands.Choice[str]]:
+        table = self.service.tables.get(interaction.channel_id)
+        seat = table.seat_of(interaction.user.id) if table is not None and table.game.key == KEY else None
+        if seat is None or table.state is None:
+            return []
+        wanted = current.lower().strip()
+        out = []
+        for choice in choices(table.game, table.state, seat.position, locale_of(interaction)):
+            if kinds and choice.notations[0].split()[0] not in kinds:
+                continue
+            value = " | ".join(choice.notations)
+            if wanted in choice.label.lower() or wanted in value:
+                out.append(app_commands.Choice(name=choice.label[:100], value=value[:100]))
+        return out[:25]
+
+    async def typed(self, interaction: discord.Interaction, text: str) -> None:
+        notations = [p.strip() for p in text.split("|") if p.strip()]
+        await self.commit(interaction, notations, None, edit=False)
+
+    @app_commands.command(name=_("turn"), description=_("Open your Déole turn panel"))
+    async def turn(self, interaction: discord.Interaction) -> None:
+        await self.open_panel(interaction)
+
+    async def any_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._autocomplete(interaction, current, ())
+
+    async def die_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._autocomplete(interaction, current, ("die", "anchor", "take"))
+
+    async def track_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._autocomplete(interaction, current, ("track", "castaway", "disaster", "colour"))
+
+    async def mode_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._autocomplete(interaction, current, ("mode",))
+
+    async def write_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._autocomplete(interaction, current, ("place", "rudder", "value", "help"))
+
+    async def sail_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._autocomplete(interaction, current, ("port", "move"))
+
+    async def bonus_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return await self._autocomplete(interaction, current, ("bonus", "flip"))
+
+    @app_commands.command(name=_("play"), description=_("Answer the current step of your Déole turn"))
+    @app_commands.rename(choice=_("choice"))
+    @app_commands.describe(choice=_("Start typing to see your possible answers"))
+    @app_commands.autocomplete(choice=any_choices)
+    async def play(self, interaction: discord.Interaction, choice: str) -> None:
+        await self.typed(interaction, choice)
+
+    @app_commands.command(name=_("die"), description=_("Take a die (from the dice track, or by a bonus)"))
+    @app_commands.rename(choice=_("die"))
+    @app_commands.describe(choice=_("Colour and value, e.g. blue 5"))
+    @app_commands.autocomplete(choice=die_choices)
+    async def die(self, interaction: discord.Interaction, choice: str) -> None:
+        await self.typed(interaction, choice)
+
+    @app_commands.command(name=_("track"), description=_("Choose the track for your die (or castaway, Disaster)"))
+    @app_commands.rename(choice=_("track"))
+    @app_commands.describe(choice=_("A Wind track of the die's colour, or the Crew track"))
+    @app_commands.autocomplete(choice=track_choices)
+    async def track(self, interaction: discord.Interaction, choice: str) -> None:
+        await self.typed(interaction, choice)
+
+    @app_commands.command(name=_("mode"), description=_("Choose the placement mode of the track you start"))
+    @app_commands.rename(choice=_("mode"))
+    @app_commands.describe(choice=_("One of the game's modes not used yet"))
+    @app_commands.autocomplete(choice=mode_choices)
+    async def mode(self, interaction: discord.Interaction, choice: str) -> None:
+        await self.typed(interaction, choice)
+
+    @app_commands.command(name=_("write"), description=_("Write the die's value, using rudders if needed"))
+    @app_commands.rename(choice=_("value"))
+    @app_commands.describe(choice=_("The value to write; rudders are used for you"))
+    @app_commands.autocomplete(choice=write_choices)
+    async def write(self, interaction: discord.Interaction, choice: str) -> None:
+        await self.typed(interaction, choice)
+
+    @app_commands.command(name=_("sail"), description=_("Choose your port or your direction"))
+    @app_commands.rename(choice=_("direction"))
+    @app_commands.describe(choice=_("A home port to leave from, or a direction"))
+    @app_commands.autocomplete(choice=sail_choices)
+    async def sail(self, interaction: discord.Interaction, choice: str) -> None:
+        await self.typed(interaction, choice)
+
+    @app_commands.command(name=_("bonus"), description=_("Choose a bonus letter (or the Crew box a wreck turns)"))
+    @app_commands.rename(choice=_("bonus"))
+    @app_commands.describe(choice=_("A bonus A to F not used yet"))
+    @app_commands.autocomplete(choice=bonus_choices)
+    async def bonus(self, interaction: discord.Interaction, choice: str) -> None:
+        await self.typed(interaction, choice)
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        original = getattr(error, "original", error)
+        try:
+            await answer(interaction, error_text(locale_of(interaction), original))
+        except discord.HTTPException:
+            log.warning("could not report error to the user")
+
+
+def pick_done(table: Table, outcome: MoveOutcome, seat: int) -> bool:
+    """The player's pick is over: the game ended, someone else acts, or a fresh roll awaits (solo)."""
+    if outcome.finished or outcome.next_seats != [seat]:
+        return True
+    view = table.game.view(table.state, None)
+    return view["phase"] == "die" and not view["current"]["started"]
+
+
+def deole_error(locale: str, error: Exception) -> str:
+    """``error_text`` with the engine's step names in words."""
+    if isinstance(error, IllegalAction) and error.code == "wrong_step":
+        params = dict(error.params, step=tr(locale, f"step.{error.params.get('step')}"))
+        error = IllegalAction(error.code, **params)
+    return error_text(locale, error, KEY)
+
+
+async def setup(bot: Any) -> None:
+    cog = DeoleCog(bot)
+    await bot.add_cog(cog)
+    bot.get_cog("GameCog").panels[KEY] = cog.panel
+    bot.add_view(TurnView())
+    bot.add_dynamic_items(ChoiceButton, ChoiceSelect)
