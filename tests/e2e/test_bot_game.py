@@ -62,6 +62,11 @@ async def test_lobby_buttons_work_after_a_restart(fake, world, make_bot):
     joined = await (await fake.click(lobby, "pbc:lobby:join", user=world.bob)).response()
     assert joined.type == 7  # the lobby message is edited in place with the new seat list
     assert "bob" in str(joined.data).lower()
+    await (await fake.click(lobby, "pbc:lobby:join", user=world.carol)).response()
+    left = await (await fake.click(lobby, "pbc:lobby:leave", user=world.carol)).response()
+    assert left.type == 7 and "carol" not in str(left.data).lower() and "bob" in str(left.data).lower()
+    stranger = await (await fake.click(lobby, "pbc:lobby:leave", user=world.dave)).reply()
+    assert stranger.ephemeral  # dave was never seated
     mark = fake.mark()
     await fake.click(lobby, "pbc:lobby:start", user=world.alice)
     board = await fake.wait_for_message(world.general, lambda m: bool(m.attachments), after=mark)
