@@ -257,3 +257,16 @@ async def test_pause_resume_and_substitute_through_discord(fake, world, make_bot
     choices = await fake.autocomplete("/game move", user=world.carol, channel=world.general, focused="action",
                                       value="")
     assert [c["value"] for c in choices] == ["take 1", "take 2", "take 3"]
+
+
+async def test_two_clicks_at_once_play_one_move(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    await open_table(fake, world, "nim", world.bob, options="pile=10")
+    mark = fake.mark()
+    first, second = await asyncio.gather(
+        *(fake.slash("/game move", user=world.alice, channel=world.general, action="take 2") for _ in range(2)))
+    await fake.wait_for_message(world.general, has_image, after=mark)
+    replies = [await first.reply(), await second.reply()]
+    assert sorted(r.ephemeral for r in replies) == [False, True]  # one board, one "not your turn"
+    table = bot.client.tables.tables[world.general.id]
+    assert table.state.pile == 8 and len(await bot.client.store.moves(table.record.id)) == 1
