@@ -351,13 +351,18 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
         table = outcome.table
         seat = outcome.moves[0][0]
         self.panel.pending.setdefault(interaction.channel_id, []).extend(outcome.events)
+        done = pick_done(table, outcome, seat)
         text, view = self.panel_message(table, seat, locale)
+        if done and view is not None:  # solo: the next roll is already up
+            text = f"{tr(locale, 'panel.posted')}\n\n{text}"[:2000]
+        elif done:
+            text = tr(locale, "panel.done")
         if edit:
             await interaction.response.edit_message(content=text, view=view)
         else:
             extra = {"view": view} if view is not None else {}
             await interaction.response.send_message(text, ephemeral=True, **extra)
-        if pick_done(table, outcome, seat):
+        if done:
             # Moves stay out of the lines: the events tell every step in words.
             merged = MoveOutcome(table, [], [], outcome.finished, outcome.next_seats)
             await self.game_cog.send_board(interaction.followup.send, merged, None, locale)

@@ -1,0 +1,150 @@
+"""Déole through the real bot over the fake Discord: the "Take turn" panel to the final standings (two
+players and solo), refusals that change nothing, a stale panel, the /deole commands for typists, and the
+board post with its two images (the Exploration sheet and the Navigation sheets)."""
+
+from __future__ import annotations
+
+from bot.app import PlayByChatBot, apply_endpoints
+from bot.config import Config
+from games.core import Event
+from tests.e2e.harness import bot_env, start_bot
+
+POSTED = "board is posted"  # the panel's line once a pick is done (deole.panel.done / panel.posted)
+
+
+def _is_board(message) -> bool:
+    return not message.ephemeral and len(message.attachments) == 2
+
+
+async def _bot(fake, world, tmp_path):
+    async def make_bot():
+        env = bot_env(fake) | {"DATABASE_PATH": str(tmp_path / "db.sqlite3"), "DEV_GUILD_ID": str(world.guild.id)}
+        config = Config.from_env(env, dotenv=None)
+        apply_endpoints(config)
+        return PlayByChatBot(config)
+
+    return await start_bot(fake, make_bot)
+
+
+async def _start(fake, world, channel, players, options=""):
+    lobby = await (await fake.slash("/game new", user=players[0], channel=channel,
+                                    options={"game": "deole", "options": options} if options
+                                    else {"game": "deole"})).reply()
+    for user in players[1:]:
+        await (await fake.click(lobby, "pbc:lobby:join", user=user)).response()
+    mark = fake.mark()
+    await fake.click(lobby, "pbc:lobby:start", user=players[0])
+    return await fake.wait_for_message(channel, _is_board, after=mark)
+
+
+def _panel_ids(message) -> list[str]:
+    return [i for i in message.custom_ids() if i.startswith(("pbc:deole:do:", "pbc:deole:pick:"))]
+
+
+async def _play_pick(fake, board, user, channel, step: int):
+    """Press Take turn and answer every question of the pick (varying the answers); the next board."""
+    mark = fake.mark()
+    panel = await (await fake.click(board, "pbc:deole:turn", user=user)).reply()
+    assert panel.ephemeral
+    while POSTED not in panel.content:
+        ids = _panel_ids(panel)
+        assert ids, panel.content
+        step += 1
+        if ids[0].startswith("pbc:deole:pick:"):
+            options = panel.component(ids[0])["options"]
+            inter = await fake.select(panel, ids[0], [options[step % len(options)]["value"]], user=user)
+        else:
+            inter = await fake.click(panel, ids[step % len(ids)], user=user)
+        callback = await inter.response()
+        assert callback.type == 7, callback  # the panel edits itself
+        panel = callback.message
+    return await fake.wait_for_message(channel, _is_board, after=mark, timeout=20), step
+
+
+async def _play_to_the_end(fake, world, board, channel, users: dict[int, object]):
+    step, boards = 0, 1
+    while "game over" not in board.content.lower():
+        assert len(board.mentions) == 1
+        board, step = await _play_pick(fake, board, users[board.mentions[0]], channel, step)
+        boards += 1
+    return board, boards
+
+
+async def test_two_player_game_through_the_panel(fake, world, tmp_path):
+    bot = await _bot(fake, world, tmp_path)
+    channel = world.general
+    board = await _start(fake, world, channel, [world.alice, world.bob])
+    assert [a.image().format for a in board.attachments] == ["PNG", "PNG"]
+    assert "pbc:deole:turn" in board.custom_ids()
+
+    # Not seated, and seated but not to move: ephemeral refusals, nothing is posted.
+    mover = board.mentions[0]
+    other = world.bob if mover == world.alice.id else world.alice
+    before = len(fake.channel_messages(channel))
+    for user, words in ((world.carol, "not seated"), (other, "not your turn")):
+        refusal = await (await fake.click(board, "pbc:deole:turn", user=user)).reply()
+        assert refusal.ephemeral and words in refusal.content.lower()
+    assert len(fake.channel_messages(channel)) == before
+
+    # Two panels at the same version: the second answer to the same question is "already played".
+    users = {world.alice.id: world.alice, world.bob.id: world.bob}
+    first = await (await fake.click(board, "pbc:deole:turn", user=users[mover])).reply()
+    second = await (await fake.click(board, "pbc:deole:turn", user=users[mover])).reply()
+    button = _panel_ids(first)[0]
+    assert (await (await fake.click(first, button, user=users[mover])).response()).type == 7
+    stale = await (await fake.click(second, button, user=users[mover])).reply()
+    assert stale.ephemeral and "already" in stale.content.lower()
+
+    # A typist answers the next question with /deole play and its autocomplete.
+    found = await fake.autocomplete("/deole play", user=users[mover], channel=channel, focused="choice", value="")
+    assert found
+    mark = fake.mark()
+    reply = await (await fake.slash("/deole play", user=users[mover], channel=channel,
+                                    choice=found[0]["value"])).reply()
+    assert reply.ephemeral
+    if POSTED in reply.content:
+        board = await fake.wait_for_message(channel, _is_board, after=mark)
+    assert await fake.autocomplete("/deole play", user=world.carol, channel=channel, focused="choice",
+                                   value="") == []
+
+    final, boards = await _play_to_the_end(fake, world, board, channel, users)
+    assert final.mentions == [] and final.custom_ids() == []
+    assert len(final.embeds) == 2
+    standings = final.embeds[1]
+    assert standings["title"] == "Final scores"
+    assert all("Wind tracks" in f["value"] and "route" in f["value"] for f in standings["fields"])
+    assert {n for f in standings["fields"] for n in ("alice", "bob") if n in f["name"].lower()} == {"alice", "bob"}
+    assert 25 <= boards <= 40  # one board per finished pick (2 players x 15 turns), not one per click
+    assert fake.unknown_routes == []
+    await bot.stop()
+
+
+async def test_solo_game_in_russian_to_the_end(fake, world, tmp_path):
+    bot = await _bot(fake, world, tmp_path)
+    channel = world.lounge
+    board = await _start(fake, world, channel, [world.dave], options="side=red")
+    assert [a.image().size[0] > 300 for a in board.attachments] == [True, True]
+    refusal = await (await fake.click(board, "pbc:deole:turn", user=world.alice)).reply()
+    assert refusal.ephemeral
+    # The panel in Russian.
+    panel = await (await fake.click(board, "pbc:deole:turn", user=world.dave, locale="ru")).reply()
+    assert "Деоль" in panel.content
+    final, boards = await _play_to_the_end(fake, world, board, channel, {world.dave.id: world.dave})
+    assert final.embeds[1]["description"].startswith("Solo voyage")
+    assert len(final.embeds[1]["fields"]) == 1
+    assert boards >= 2
+    await bot.stop()
+
+
+def test_russian_event_lines_name_colours_in_russian():
+    from cogs.deole import event_line
+
+    names = ["алиса", "боб"]
+    line = event_line(Event("die_placed", {"seat": 1, "track": "blue", "box": 2, "colour": "blue", "value": 4}),
+                      names, "ru")
+    assert line == "боб записывает 4 в клетку 2 дорожки синего ветра."
+    line = event_line(Event("turn_start", {"round": 1, "turn": 2, "dice": "red 3 green 5"}), names, "ru")
+    assert "красный 3 зелёный 5" in line
+    line = event_line(Event("moved", {"seat": 0, "direction": "N", "box": "B2"}), names, "ru")
+    assert line.endswith("курсом на север.")
+    assert event_line(Event("final_score", {"seat": 0}), names, "ru") is None
