@@ -428,7 +428,7 @@ def render_board(view: dict[str, Any], names: list[str] | None = None, locale: s
 
 
 def preview_image(view: dict[str, Any], x: int, y: int, rot: int, names: list[str] | None = None,
-                  locale: str = "en") -> Image.Image:
+                  locale: str = "en", figure: tuple[str, str] | None = None) -> Image.Image:
     radius = 2
     size = 96
     tiles = _placed_tiles(view)
@@ -451,6 +451,10 @@ def preview_image(view: dict[str, Any], x: int, y: int, rot: int, names: list[st
     px, py = grid.cell(x, y)
     if tile_id:
         canvas.paste(render_tile(tile_id, rot, size, locale), (px, py))
+        if figure is not None:  # the figure the player is about to put on the new tile
+            kind, feature = figure
+            chosen = {**view, "figures": [{"seat": turn.get("seat", 0), "x": x, "y": y, "kind": kind, "feature": feature}]}
+            _draw_figures(canvas, grid, chosen, {(x, y): (tile_id, rot)}, seat_labels)
     glow = max(3, size // 16)
     draw.rectangle((px - glow, py - glow, px + size + glow - 1, py + size + glow - 1), outline=LAST_PLACED, width=glow)
     caption_text = _text(locale)["preview"].format(x=x, y=y, deg=(rot % 4) * 90)
@@ -459,6 +463,7 @@ def preview_image(view: dict[str, Any], x: int, y: int, rot: int, names: list[st
 
 
 def render_preview(view: dict[str, Any], x: int, y: int, rot: int, names: list[str] | None = None,
-                   locale: str = "en") -> bytes:
-    """PNG close-up (5x5 tiles around (x, y)) with the current tile drawn at (x, y) in rotation ``rot``."""
-    return encode_png(preview_image(view, x, y, rot, names, locale))
+                   locale: str = "en", figure: tuple[str, str] | None = None) -> bytes:
+    """PNG close-up (5x5 tiles around (x, y)) with the current tile drawn at (x, y) in rotation ``rot``, and
+    the chosen ``figure`` (kind, feature) on it in the colour of the player to move."""
+    return encode_png(preview_image(view, x, y, rot, names, locale, figure))

@@ -20,6 +20,7 @@ from rendering.trails import (
 )
 from rendering.trails import geometry as geo
 from rendering.trails.board import EMPTY_CELL, _placed_tiles, board_geometry
+from rendering.trails.data import tile_types
 from tests.rendering.trails.boards import game_view, grid_view, matched_view
 
 EIGHT_MB = 8 * 1024 * 1024
@@ -213,3 +214,19 @@ def test_figure_anchor_follows_rotation() -> None:
     north = geo.layout("BA-E").anchor("city:0")
     east = geo.rotate_point(north, 1)
     assert north[1] < 0.3 and east[0] > 0.7
+
+
+def test_preview_shows_the_chosen_figure_in_the_colour_of_the_player_to_move() -> None:
+    view = game_view(10, seed=4)
+    x, y = next(iter(position_labels(view).values()))
+    rot = view["turn"]["legal_rotations"][f"{x},{y}"][0]
+    seat = view["turn"]["seat"]
+    color = next(PLAYER_COLORS[p["color"]] for p in view["players"] if p["seat"] == seat)
+    feature = tile_types()[view["turn"]["tile"]].feature_refs()[0]
+    left, top = _preview_cell(preview_image(view, x, y, rot))
+    box = (left, top, left + 96, top + 96)
+    plain = preview_image(view, x, y, rot)
+    with_figure = preview_image(view, x, y, rot, figure=("big", feature))
+    assert plain.size == with_figure.size
+    assert len(_cell_pixels_near(with_figure, box, color)) > 96
+    assert len(_cell_pixels_near(with_figure, box, color)) > len(_cell_pixels_near(plain, box, color))

@@ -1,0 +1,749 @@
+"""Trails & Fortresses in Discord: a "Take turn" button under each board post that opens an ephemeral
+panel (position select, rotation buttons, preview, figure select, Confirm / Undo), ``/trails`` commands for
+those who type, scoring told in sentences and a final breakdown.
+
+The panel keeps its whole state in the custom ids of its components (``pbc:trails:<op>:<state>``, see
+:class:`PanelState`), read back by dynamic items, so an open panel survives a restart. Nothing is played
+until Confirm, which commits place + figure + confirm in one ``act`` at the version the panel was opened
+at: a double click or a stale panel gives "already played" and nothing twice.
+
+The commands work step by step on the engine instead (``/trails place`` and ``/trails figure`` commit the
+pending step, answered with an ephemeral preview; only ``/trails confirm`` posts the public board), so a
+player may type one step now and the next later, as ``/game move`` always allowed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.tables import MoveOutcome, Table, TableError
+from cogs.game import GamePanel, answer, error_text, locale_of, seat_names
+from games.core import IllegalAction
+from games.trails.actions import UNDO, Figure, figure, format_action
+from games.trails.tiles import EDGE_NAMES, GOODS, TILE_TYPES
+from rendering.trails import geometry, position_labels, render_preview
+
+log = logging.getLogger(__name__)
+
+KEY = "trails"
+TURN_ID = "pbc:trails:turn"
+PAGE_SIZE = 25  # options in one Discord select
+KIND_CODES = {"normal": "n", "big": "b", "builder": "u", "keeper": "k"}
+CODE_KINDS = {code: kind for kind, code in KIND_CODES.items()}
+FEATURE_RE = re.compile(r"(city|road|field)(\d+)|monastery")
+UNDO_STEPS = {"place": 0, "figure": 1, "confirm": 2}
+FIGURE_OPTIONS_CACHE = 64
+
+
+def tr(locale: str, key: str, **params: Any) -> str:
+    return t(locale, f"{KEY}.{key}", **params)
+
+
+# -- pure helpers (tested in tests/cogs/test_trails_helpers.py) ---------------------------------------
+@dataclass(frozen=True, slots=True)
+class PanelState:
+    """What a panel shows: the table version it was opened at, the page of positions, and the choices so far
+    (``rot`` in quarter turns; ``figure`` a legal figure, ``None`` for none)."""
+
+    version: int
+    page: int = 0
+    x: int | None = None
+    y: int | None = None
+    rot: int | None = None
+    figure: Figure | None = None
+
+    @property
+    def spot(self) -> tuple[int, int] | None:
+        return None if self.x is None or self.y is None else (self.x, self.y)
+
+    def encode(self) -> str:
+        def part(value: int | None) -> str:
+            return "_" if value is None else str(value)
+
+        return ".".join([str(self.version), str(self.page), part(self.x), part(self.y), part(self.rot),
+                         encode_figure(self.figure)])
+
+    @classmethod
+    def decode(cls, text: str) -> PanelState:
+        version, page, x, y, rot, fig = text.split(".")
+
+        def value(part: str) -> int | None:
+            return None if part == "_" else int(part)
+
+        return cls(int(version), int(page), value(x), value(y), value(rot), decode_figure(fig))
+
+
+def encode_figure(chosen: Figure | None) -> str:
+    """``figure big road:1`` -> ``broad1``; none -> ``_`` (short and free of the custom id's separators)."""
+    if chosen is None:
+        return "_"
+    return KIND_CODES[chosen.kind] + chosen.feature.replace(":", "")
+
+
+def decode_figure(text: str) -> Figure | None:
+    if text == "_":
+        return None
+    kind = CODE_KINDS[text[0]]
+    match = FEATURE_RE.fullmatch(text[1:])
+    if match is None:
+        raise ValueError(text)
+    return figure("monastery" if match[1] is None else f"{match[1]}:{match[2]}", kind)
+
+
+def page_count(total: int, size: int = PAGE_SIZE) -> int:
+    return max(1, -(-total // size))
+
+
+def page_slice(items: list[Any], page: int, size: int = PAGE_SIZE) -> tuple[list[Any], int]:
+    """The items of ``page`` (clamped into range) and the page actually shown."""
+    page = min(max(page, 0), page_count(len(items), size) - 1)
+    return items[page * size:(page + 1) * size], page
+
+
+def page_of(items: list[Any], item: Any, size: int = PAGE_SIZE) -> int:
+    return items.index(item) // size if item in items else 0
+
+
+def turn_notations(phase: str, pending: tuple[int, int, int] | None, pending_figure: Figure | None,
+                   x: int, y: int, rot: int, chosen: Figure | None) -> list[str]:
+    """The moves that turn the engine's current step (``phase``, the pending placement and figure a
+    ``/trails`` command may have left) into the chosen turn, confirmed."""
+    place = f"place {x},{y} r{rot * 90}"
+    figure_moves = [format_action(chosen)] if chosen else []
+    if pending == (x, y, rot):
+        if phase == "confirm" and pending_figure == chosen:
+            return ["confirm"]
+        undo = ["undo"] if phase == "confirm" else []
+        return [*undo, *figure_moves, "confirm"]
+    return ["undo"] * UNDO_STEPS.get(phase, 0) + [place, *figure_moves, "confirm"]
+
+
+def plural(locale: str, word: str, count: int) -> str:
+    """``4 tiles`` / ``4 плитки``: the catalogs hold ``plural.<word>.one|few|many`` (Russian rules)."""
+    n = abs(count)
+    if n % 10 == 1 and n % 100 != 11:
+        form = "one"
+    elif 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+        form = "few"
+    else:
+        form = "many"
+    if locale != "ru":
+        form = "one" if n == 1 else "many"
+    return tr(locale, f"plural.{word}.{form}", n=count)
+
+
+def sides_text(locale: str, sides: list[int]) -> str:
+    return "–".join(tr(locale, f"side.{EDGE_NAMES[s]}") for s in sorted(set(sides)))
+
+
+def feature_text(locale: str, tile_id: str, rot: int, feature: str) -> str:
+    """``trail W–E``, ``fortress N``, ``meadow S``, ``abbey``: the feature by the sides it touches on the
+    tile as laid."""
+    tile = TILE_TYPES[tile_id]
+    kind, _sep, index = feature.partition(":")
+    if kind == "monastery":
+        return tr(locale, "feature.monastery")
+    segment = (tile.cities if kind == "city" else tile.roads if kind == "road" else tile.fields)[int(index)]
+    if kind == "field":
+        sides = [(h // 2 + rot) % 4 for h in segment.halves]
+    else:
+        sides = [(e + rot) % 4 for e in segment.edges]
+    where = sides_text(locale, sides) if sides else tr(locale, "side.centre")
+    return tr(locale, f"feature.{kind}", where=where)
+
+
+def figure_text(locale: str, tile_id: str, rot: int, chosen: Figure) -> str:
+    return tr(locale, "figure.on", figure=tr(locale, f"figure.{chosen.kind}"),
+              feature=feature_text(locale, tile_id, rot, chosen.feature))
+
+
+def names_text(names: list[str], seats: list[int]) -> str:
+    return ", ".join(names[s] for s in seats)
+
+
+def gain_text(locale: str, names: list[str], closer: int | None, seats: list[int], points: int) -> str:
+    if not seats:
+        return tr(locale, "say.gain_none")
+    amount = plural(locale, "points", points)
+    if seats == [closer]:
+        return amount
+    if len(seats) == 1:
+        return tr(locale, "say.gain_for", points=amount, names=names_text(names, seats))
+    return tr(locale, "say.gain_each", points=amount, names=names_text(names, seats))
+
+
+def feature_extras(locale: str, pennants: int = 0, special: str | None = None) -> str:
+    parts = [plural(locale, "pennants", pennants)] if pennants else []
+    if special:
+        parts.append(tr(locale, f"say.{special}"))
+    return tr(locale, "say.with", what=tr(locale, "say.and").join(parts)) if parts else ""
+
+
+def event_sentence(locale: str, names: list[str], code: str, p: dict[str, Any],
+                   pending: tuple[str, int] | None = None) -> str | None:
+    """One event in words, or ``None`` for events the board post tells otherwise. ``pending`` is the
+    (tile, rotation) a ``figure_placed`` event refers to."""
+    player = names[p["seat"]] if isinstance(p.get("seat"), int) and p["seat"] >= 0 else ""
+    if code == "dice_rolled":
+        key = "say.dice" if p.get("round", 1) == 1 else "say.dice_again"
+        return tr(locale, key, player=player, die1=p["die1"], die2=p["die2"], total=p["total"])
+    if code == "turn_order":
+        return tr(locale, "say.turn_order", order=names_text(names, p.get("order") or [p["first_seat"]]))
+    if code == "turn":
+        return tr(locale, "say.turn", player=player, tile=p["tile"])
+    if code == "tile_placed":
+        return tr(locale, "say.tile_placed", player=player, x=p["x"], y=p["y"], deg=p["rot"])
+    if code in ("tile_undone", "figure_undone", "tile_set_aside", "builder_bonus", "eliminated"):
+        return tr(locale, f"say.{code}", player=player, tile=p.get("tile", ""))
+    if code == "figure_placed":
+        chosen = figure(p["feature"], p["kind"])
+        text = (figure_text(locale, pending[0], pending[1], chosen) if pending
+                else tr(locale, "figure.on", figure=tr(locale, f"figure.{chosen.kind}"), feature=chosen.feature))
+        return tr(locale, "say.figure_placed", player=player, figure=text)
+    if code == "turn_confirmed":
+        text = tr(locale, "say.confirmed", player=player, tile=p["tile"], x=p["x"], y=p["y"], deg=p["rot"])
+        if p.get("kind"):
+            chosen = figure(p["feature"], p["kind"])
+            text += tr(locale, "say.confirmed_figure",
+                       figure=figure_text(locale, p["tile"], p["rot"] // 90, chosen))
+        return text
+    if code in ("road_scored", "city_scored", "road_final", "city_final"):
+        is_city = code.startswith("city")
+        special = ("cathedral" if p.get("cathedral") else None) if is_city else ("inn" if p.get("inn") else None)
+        final = code.endswith("final")
+        return tr(locale, f"say.{'city' if is_city else 'road'}_{'final' if final else 'closed'}",
+                  player=player, tiles=plural(locale, "tiles", p["tiles"]),
+                  extras=feature_extras(locale, p.get("pennants", 0), special),
+                  gain=gain_text(locale, names, None if final else p["seat"], p["seats"], p["points"]))
+    if code == "goods_taken":
+        goods = ", ".join(f"{tr(locale, f'goods.{g}')} {p[g]}" for g in GOODS if p.get(g))
+        return tr(locale, "say.goods_taken", player=player, goods=goods)
+    if code in ("monastery_scored", "monastery_final"):
+        return tr(locale, f"say.{code}", player=player, x=p["x"], y=p["y"],
+                  points=plural(locale, "points", p["points"]))
+    if code == "field_scored":
+        return tr(locale, "say.field_scored", player=player, cities=p["cities"],
+                  points=plural(locale, "points", p["points"]),
+                  keeper=tr(locale, "say.with_keeper") if p.get("keeper") else "")
+    if code == "goods_scored":
+        return tr(locale, "say.goods_scored", good=tr(locale, f"goods.{p['good']}"), count=p["count"],
+                  gain=gain_text(locale, names, None, p["seats"], p["points"]))
+    if code == "game_end":
+        return tr(locale, "say.game_end", winners=names_text(names, p.get("winners", [])))
+    return None
+
+
+def event_sentences(locale: str, names: list[str], events: list[tuple[int, Any]],
+                    pending: tuple[str, int] | None = None) -> list[str]:
+    codes = {event.code for _seat, event in events}
+    # A turn confirmed in the same post tells the placement and figure itself.
+    hidden = {"tile_placed", "figure_placed", "tile_undone", "figure_undone"} if "turn_confirmed" in codes else set()
+    lines = []
+    for _seat, event in events:
+        if event.code in hidden:
+            continue
+        text = event_sentence(locale, names, event.code, event.params, pending)
+        if text:
+            lines.append(text)
+    return lines
+
+
+def standings_embed(table: Table, locale: str) -> discord.Embed:
+    """Final standings with the breakdown per player."""
+    game = table.game
+    result = game.result(table.state)
+    names = seat_names(table)
+    expansions = set(table.state.options["expansions"])
+    embed = discord.Embed(title=tr(locale, "final.title"), colour=discord.Colour.gold())
+    special = result.extra.get("inns_cathedrals", {})
+    goods = result.extra.get("goods", {})
+    for player in result.ranking[:25]:
+        lines = [tr(locale, f"final.{category}", points=player.breakdown.get(category, 0))
+                 for category in ("roads", "cities", "monasteries", "fields")]
+        if "traders" in expansions:
+            held = ", ".join(f"{tr(locale, f'goods.{g}')} {goods.get(player.seat, {}).get(g, 0)}" for g in GOODS)
+            lines.append(tr(locale, "final.goods", points=player.breakdown.get("goods", 0), held=held))
+        if "inns" in expansions:
+            lines.append(tr(locale, "final.inns_cathedrals", points=special.get(player.seat, 0)))
+        out = tr(locale, "final.out") if player.eliminated else ""
+        embed.add_field(name=tr(locale, "final.player", rank=player.rank, name=names[player.seat],
+                                score=plural(locale, "points", player.score), out=out),
+                        value="\n".join(lines), inline=True)
+    embed.set_footer(text=tr(locale, "final.footer", turns=result.turns))
+    return embed
+
+
+# -- the panel -------------------------------------------------------------------------------------
+class TakeTurnView(discord.ui.View):
+    """The persistent button under every board post; the channel identifies the table."""
+
+    def __init__(self, panel: TrailsPanel, locale: str = "en") -> None:
+        super().__init__(timeout=None)
+        self.panel = panel
+        self.take_turn.label = tr(locale, "button.turn")
+
+    @discord.ui.button(label="Take turn", style=discord.ButtonStyle.primary, custom_id=TURN_ID, emoji="🧩")
+    async def take_turn(self, interaction: discord.Interaction, _button: discord.ui.Button) -> None:
+        await self.panel.open(interaction)
+
+
+BUTTON_TEMPLATE = r"pbc:trails:(?P<op>page|rot|ok|undo):(?P<state>[-\w.]+)(?::(?P<arg>-?\d+))?"
+SELECT_TEMPLATE = r"pbc:trails:(?P<op>pos|fig):(?P<state>[-\w.]+)"
+
+
+class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
+    def __init__(self, button: discord.ui.Button, op: str, state: str, arg: str | None) -> None:
+        super().__init__(button)
+        self.op, self.state, self.arg = op, state, arg
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str]) -> PanelButton:
+        return cls(item, match["op"], match["state"], match["arg"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await panel_of(interaction).handle(interaction, self.op, self.state, self.arg, [])
+
+
+class PanelSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
+    def __init__(self, select: discord.ui.Select, op: str, state: str) -> None:
+        super().__init__(select)
+        self.op, self.state = op, state
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+                             match: re.Match[str]) -> PanelSelect:
+        return cls(item, match["op"], match["state"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list((interaction.data or {}).get("values", []))
+        await panel_of(interaction).handle(interaction, self.op, self.state, None, values)
+
+
+def panel_of(interaction: discord.Interaction) -> TrailsPanel:
+    return interaction.client.get_cog("GameCog").panels[KEY]
+
+
+def _button(label: str, custom_id: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+            row: int = 0, disabled: bool = False) -> discord.ui.Button:
+    return discord.ui.Button(label=label, custom_id=custom_id, style=style, row=row, disabled=disabled)
+
+
+@dataclass(slots=True)
+class TurnFacts:
+    """What a panel needs of the position at a version: the tile, the labelled legal spots and their
+    rotations, the place-step view for previews, and the engine's pending step."""
+
+    seat: int
+    tile: str
+    labels: dict[str, tuple[int, int]]
+    rotations: dict[tuple[int, int], list[int]]
+    view: dict[str, Any]
+    phase: str
+    pending: tuple[int, int, int] | None
+    pending_figure: Figure | None
+    remaining: int
+
+
+class TrailsPanel(GamePanel):
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self._figures: dict[tuple[int, int, int, int, int], list[Figure]] = {}
+        self.warming: asyncio.Task[None] | None = None  # the renderer's warm-up, started at load
+
+    @property
+    def service(self) -> Any:
+        return self.bot.tables
+
+    @property
+    def game_cog(self) -> Any:
+        return self.bot.get_cog("GameCog")
+
+    # -- GamePanel hooks ---------------------------------------------------------------------------
+    def board_view(self, table: Table, outcome: MoveOutcome, locale: str) -> discord.ui.View | None:
+        return TakeTurnView(self, locale)
+
+    def event_lines(self, table: Table, outcome: MoveOutcome, names: list[str], locale: str) -> list[str] | None:
+        state = table.state
+        pending = (state.tile, state.pending[2]) if state.pending is not None and state.tile else None
+        return event_sentences(locale, names, outcome.events, pending)
+
+    def final_embeds(self, table: Table, locale: str) -> list[discord.Embed]:
+        return [standings_embed(table, locale)]
+
+    # -- the position at the table's version --------------------------------------------------------
+    def place_state(self, table: Table) -> Any:
+        """The state at the place step: a pending placement left by a command is taken back on a copy."""
+        game, state = table.game, table.state
+        if state.phase == "place":
+            return state
+        working = game.from_json(game.to_json(state))
+        while working.phase in ("figure", "confirm"):
+            game.apply(working, working.seat, UNDO)
+        return working
+
+    def facts(self, table: Table) -> TurnFacts:
+        state = table.state
+        base = self.place_state(table)
+        view = table.game.view(base, None)
+        labels = position_labels(view)
+        rotations = {(int(k.split(",")[0]), int(k.split(",")[1])): list(v)
+                     for k, v in view["turn"]["legal_rotations"].items()}
+        return TurnFacts(base.seat, base.tile, labels, rotations, view, state.phase, state.pending,
+                         state.pending_figure, view["remaining"])
+
+    def figure_options(self, table: Table, x: int, y: int, rot: int) -> list[Figure]:
+        key = (table.record.id, table.version, x, y, rot)
+        if key not in self._figures:
+            game = table.game
+            working = game.from_json(game.to_json(self.place_state(table)))
+            game.apply(working, working.seat, game.parse(f"place {x},{y} r{rot * 90}"))
+            options = [a for a in game.legal_actions(working, working.seat) if isinstance(a, Figure)]
+            if len(self._figures) >= FIGURE_OPTIONS_CACHE:
+                self._figures.pop(next(iter(self._figures)))
+            self._figures[key] = options
+        return self._figures[key]
+
+    def _turn_table(self, interaction: discord.Interaction) -> Table:
+        """The caller's running Trails table where it is their turn, or a TableError saying why not."""
+        table = self.service.tables.get(interaction.channel_id)
+        if table is None or table.game.key != KEY:
+            raise TableError("no_table")
+        if table.state is None or table.record.status != "playing":
+            raise TableError("not_started")
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise TableError("not_seated")
+        if table.game.is_over(table.state):
+            raise TableError("game_over")
+        if seat.position not in table.game.to_act(table.state):
+            raise TableError("not_your_turn")
+        return table
+
+    # -- opening and driving the panel --------------------------------------------------------------
+    async def open(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        try:
+            table = self._turn_table(interaction)
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error, KEY))
+        facts = self.facts(table)
+        panel = PanelState(table.version)
+        if facts.pending is not None:  # a step typed with /trails: continue from it
+            x, y, rot = facts.pending
+            spots = list(facts.labels.values())
+            panel = PanelState(table.version, page_of(spots, (x, y)), x, y, rot, facts.pending_figure)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        kwargs = await self.render(table, facts, panel, locale)
+        await interaction.followup.send(ephemeral=True, **kwargs)
+
+    async def handle(self, interaction: discord.Interaction, op: str, encoded: str, arg: str | None,
+                     values: list[str]) -> None:
+        locale = locale_of(interaction)
+        try:
+            panel = PanelState.decode(encoded)
+            table = self._turn_table(interaction)
+            if table.version != panel.version:
+                raise TableError("already_played")
+        except (ValueError, KeyError):
+            return await answer(interaction, tr(locale, "panel.stale"))
+        except TableError as error:
+            if error.code == "already_played":
+                return await answer(interaction, tr(locale, "panel.stale"))
+            return await answer(interaction, error_text(locale, error, KEY))
+        facts = self.facts(table)
+        if op == "ok":
+            return await self.confirm(interaction, table, facts, panel, locale)
+        panel = self.step(facts, panel, op, arg, values)
+        if panel is None:
+            return await answer(interaction, tr(locale, "panel.stale"))
+        if (panel.spot is not None and panel.rot is not None and panel.figure is not None
+                and panel.figure not in self.figure_options(table, panel.x, panel.y, panel.rot)):
+            panel = replace(panel, figure=None)
+        await interaction.response.defer()  # an update of the panel message
+        kwargs = await self.render(table, facts, panel, locale)
+        await interaction.edit_original_response(embed=kwargs["embed"], view=kwargs["view"],
+                                                 attachments=kwargs["files"])
+
+    @staticmethod
+    def step(facts: TurnFacts, panel: PanelState, op: str, arg: str | None, values: list[str]) -> PanelState | None:
+        """The panel after one click, or ``None`` when the click does not fit the position."""
+        spots = list(facts.labels.values())
+        if op == "page":
+            return replace(panel, page=min(max(int(arg or 0), 0), page_count(len(spots)) - 1))
+        if op == "pos":
+            x, y = (int(v) for v in values[0].split(","))
+            if (x, y) not in facts.rotations:
+                return None
+            return replace(panel, x=x, y=y, rot=facts.rotations[(x, y)][0], figure=None)
+        if op == "rot":
+            rot = int(arg or 0)
+            if panel.spot is None or rot not in facts.rotations.get(panel.spot, []):
+                return None
+            return replace(panel, rot=rot, figure=None)
+        if op == "fig":
+            return replace(panel, figure=None if values[0] == "none" else decode_figure(values[0]))
+        if op == "undo":
+            if panel.figure is not None:
+                return replace(panel, figure=None)
+            return replace(panel, x=None, y=None, rot=None)
+        return None
+
+    async def render(self, table: Table, facts: TurnFacts, panel: PanelState, locale: str) -> dict[str, Any]:
+        """The panel message: an embed (text + preview), the components, the preview file."""
+        spots = list(facts.labels.items())
+        label_of = {spot: label for label, spot in spots}
+        page_items, page = page_slice(spots, panel.page)
+        panel = replace(panel, page=page)
+        state = panel.encode()
+        # Clicks are routed by the dynamic items (custom ids), also after a restart; this view object only
+        # carries the components, so it may be forgotten after the interaction token's 15 minutes.
+        view = discord.ui.View(timeout=900)
+
+        options = [discord.SelectOption(label=tr(locale, "panel.spot", label=label, x=x, y=y), value=f"{x},{y}",
+                                        default=(x, y) == panel.spot) for label, (x, y) in page_items]
+        pages = page_count(len(spots))
+        placeholder = tr(locale, "panel.choose_position", first=page * PAGE_SIZE + 1,
+                         last=page * PAGE_SIZE + len(page_items), total=len(spots))
+        view.add_item(discord.ui.Select(custom_id=f"pbc:trails:pos:{state}", placeholder=placeholder[:150],
+                                        options=options, row=0))
+        if pages > 1:
+            view.add_item(_button(tr(locale, "panel.prev"), f"pbc:trails:page:{state}:{page - 1}", row=1,
+                                  disabled=page == 0))
+            view.add_item(_button(tr(locale, "panel.page", page=page + 1, pages=pages),
+                                  f"pbc:trails:page:{state}:{page}", row=1, disabled=True))
+            view.add_item(_button(tr(locale, "panel.next"), f"pbc:trails:page:{state}:{page + 1}", row=1,
+                                  disabled=page >= pages - 1))
+        lines = [tr(locale, "panel.title", tile=facts.tile, remaining=facts.remaining), tr(locale, "panel.help")]
+        preview: bytes | None = None
+        if panel.spot is not None and panel.rot is not None:
+            x, y = panel.spot
+            for rot in facts.rotations.get(panel.spot, []):
+                view.add_item(_button(f"↻ {rot * 90}°", f"pbc:trails:rot:{state}:{rot}", row=2,
+                                      style=discord.ButtonStyle.success if rot == panel.rot
+                                      else discord.ButtonStyle.secondary))
+            figures = self.figure_options(table, x, y, panel.rot)
+            choice = tr(locale, "panel.choice", label=label_of.get(panel.spot, "?"), x=x, y=y, deg=panel.rot * 90)
+            chosen = (figure_text(locale, facts.tile, panel.rot, panel.figure) if panel.figure
+                      else tr(locale, "panel.no_figure"))
+            lines.append(f"**{choice}** · {chosen}")
+            if figures:
+                fig_options = [discord.SelectOption(label=tr(locale, "panel.no_figure"), value="none",
+                                                    default=panel.figure is None)]
+                fig_options += [discord.SelectOption(label=figure_text(locale, facts.tile, panel.rot, f)[:100],
+                                                     value=encode_figure(f), default=f == panel.figure)
+                                for f in figures[:PAGE_SIZE - 1]]
+                view.add_item(discord.ui.Select(custom_id=f"pbc:trails:fig:{state}", options=fig_options, row=3,
+                                                placeholder=tr(locale, "panel.choose_figure")[:150]))
+            else:
+                lines.append(tr(locale, "panel.no_figures_left"))
+            names = seat_names(table)
+            fig = (panel.figure.kind, panel.figure.feature) if panel.figure else None
+            preview = await asyncio.to_thread(render_preview, facts.view, x, y, panel.rot, names, locale, fig)
+        view.add_item(_button(tr(locale, "panel.confirm"), f"pbc:trails:ok:{state}", row=4,
+                              style=discord.ButtonStyle.primary, disabled=panel.rot is None))
+        view.add_item(_button(tr(locale, "panel.undo"), f"pbc:trails:undo:{state}", row=4,
+                              style=discord.ButtonStyle.danger, disabled=panel.spot is None))
+        embed = discord.Embed(description="\n".join(lines), colour=discord.Colour.blurple())
+        files = []
+        if preview is not None:
+            embed.set_image(url="attachment://preview.png")
+            files = [discord.File(io.BytesIO(preview), "preview.png")]
+        return {"embed": embed, "view": view, "files": files}
+
+    async def confirm(self, interaction: discord.Interaction, table: Table, facts: TurnFacts, panel: PanelState,
+                      locale: str) -> None:
+        if panel.spot is None or panel.rot is None:
+            return await answer(interaction, tr(locale, "panel.stale"))
+        x, y = panel.spot
+        moves = turn_notations(facts.phase, facts.pending, facts.pending_figure, x, y, panel.rot, panel.figure)
+        try:
+            outcome = await self.service.act(interaction.channel_id, interaction.user.id, moves,
+                                             expected_version=panel.version)
+        except (TableError, IllegalAction) as error:
+            return await answer(interaction, error_text(locale, error, KEY))
+        except Exception as error:  # nothing committed: say so with an id
+            return await answer(interaction, error_text(locale, error))
+        await interaction.response.edit_message(content=tr(locale, "panel.played"), embed=None, view=None,
+                                                attachments=[])
+        await self.game_cog.send_board(interaction.followup.send, outcome, None, locale)
+
+
+# -- /trails commands ----------------------------------------------------------------------------
+class TrailsCog(commands.GroupCog, group_name=_("trails"),
+                group_description=_("Trails & Fortresses: your turn step by step")):
+    def __init__(self, bot: Any, panel: TrailsPanel) -> None:
+        self.bot = bot
+        self.panel = panel
+        super().__init__()
+
+    def _table_or_none(self, interaction: discord.Interaction) -> Table | None:
+        try:
+            return self.panel._turn_table(interaction)
+        except TableError:
+            return None
+
+    async def position_autocomplete(self, interaction: discord.Interaction,
+                                    current: str) -> list[app_commands.Choice[str]]:
+        table = self._table_or_none(interaction)
+        if table is None:
+            return []
+        locale = locale_of(interaction)
+        wanted = current.strip().lower()
+        choices = []
+        for label, (x, y) in self.panel.facts(table).labels.items():
+            name = tr(locale, "panel.spot", label=label, x=x, y=y)
+            if not wanted or wanted in name.lower() or wanted == label.lower():
+                choices.append(app_commands.Choice(name=name, value=f"{x},{y}"))
+        return choices[:25]
+
+    async def rotation_autocomplete(self, interaction: discord.Interaction,
+                                    current: str) -> list[app_commands.Choice[str]]:
+        table = self._table_or_none(interaction)
+        if table is None:
+            return []
+        facts = self.panel.facts(table)
+        spot = self._spot(facts, str(getattr(interaction.namespace, "position", "") or ""))
+        rotations = facts.rotations.get(spot, []) if spot else sorted({r for rs in facts.rotations.values() for r in rs})
+        return [app_commands.Choice(name=f"{r * 90}°", value=str(r * 90)) for r in rotations
+                if current.strip() in str(r * 90)]
+
+    async def feature_autocomplete(self, interaction: discord.Interaction,
+                                   current: str) -> list[app_commands.Choice[str]]:
+        table = self._table_or_none(interaction)
+        if table is None or table.state.pending is None:
+            return []
+        locale = locale_of(interaction)
+        x, y, rot = table.state.pending
+        tile = table.state.tile
+        wanted = current.strip().lower()
+        choices = [app_commands.Choice(name=tr(locale, "panel.no_figure"), value="none")]
+        choices += [app_commands.Choice(name=figure_text(locale, tile, rot, f)[:100], value=format_action(f))
+                    for f in self.panel.figure_options(table, x, y, rot)]
+        return [c for c in choices if not wanted or wanted in c.name.lower() or wanted in c.value][:25]
+
+    @staticmethod
+    def _spot(facts: TurnFacts, text: str) -> tuple[int, int] | None:
+        """``2,-1``, ``2, -1`` or a label such as ``B`` -> coordinates."""
+        text = text.strip()
+        if text.upper() in facts.labels:
+            return facts.labels[text.upper()]
+        match = re.fullmatch(r"\(?\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*\)?", text)
+        return (int(match[1]), int(match[2])) if match else None
+
+    async def _act(self, interaction: discord.Interaction, moves: list[str]) -> MoveOutcome | None:
+        locale = locale_of(interaction)
+        try:
+            return await self.bot.tables.act(interaction.channel_id, interaction.user.id, moves)
+        except (TableError, IllegalAction) as error:
+            await answer(interaction, error_text(locale, error, KEY))
+        except Exception as error:  # nothing committed
+            await answer(interaction, error_text(locale, error))
+        return None
+
+    async def _step_reply(self, interaction: discord.Interaction, table: Table, key: str) -> None:
+        """The ephemeral answer to a step: where things stand, with a preview of the pending tile."""
+        locale = locale_of(interaction)
+        state = table.state
+        lines = [tr(locale, key)]
+        file = discord.utils.MISSING
+        if state.pending is not None:
+            x, y, rot = state.pending
+            chosen = (figure_text(locale, state.tile, rot, state.pending_figure) if state.pending_figure
+                      else tr(locale, "panel.no_figure"))
+            lines.append(tr(locale, "cmd_reply.pending", tile=state.tile, x=x, y=y, deg=rot * 90, figure=chosen))
+            lines.append(tr(locale, "cmd_reply.next"))
+            fig = (state.pending_figure.kind, state.pending_figure.feature) if state.pending_figure else None
+            view = self.panel.facts(table).view
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            png = await asyncio.to_thread(render_preview, view, x, y, rot, seat_names(table), locale, fig)
+            file = discord.File(io.BytesIO(png), "preview.png")
+        else:
+            lines.append(tr(locale, "cmd_reply.place_next"))
+        if interaction.response.is_done():
+            await interaction.followup.send("\n".join(lines), file=file, ephemeral=True)
+        else:
+            await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @app_commands.command(name=_("place"), description=_("Lay your tile (not played until you confirm)"))
+    @app_commands.rename(position=_("position"), rotation=_("rotation"))
+    @app_commands.describe(position=_("Where: a letter from the board or x,y"), rotation=_("Clockwise turn in degrees"))
+    @app_commands.autocomplete(position=position_autocomplete, rotation=rotation_autocomplete)
+    async def place(self, interaction: discord.Interaction, position: str, rotation: str) -> None:
+        locale = locale_of(interaction)
+        try:
+            table = self.panel._turn_table(interaction)
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error, KEY))
+        facts = self.panel.facts(table)
+        spot = self._spot(facts, position)
+        digits = re.sub(r"\D", "", rotation)
+        if spot is None or not digits or int(digits) % 90:
+            return await answer(interaction, tr(locale, "cmd_reply.bad_place", position=position, rotation=rotation))
+        moves = ["undo"] * UNDO_STEPS.get(table.state.phase, 0) + [f"place {spot[0]},{spot[1]} r{int(digits) % 360}"]
+        if await self._act(interaction, moves) is not None:
+            await self._step_reply(interaction, table, "cmd_reply.placed")
+
+    @app_commands.command(name=_("figure"), description=_("Put a figure on the tile you laid, or none"))
+    @app_commands.rename(feature=_("feature"))
+    @app_commands.describe(feature=_("Which figure where; start typing to see the legal ones"))
+    @app_commands.autocomplete(feature=feature_autocomplete)
+    async def figure_command(self, interaction: discord.Interaction, feature: str) -> None:
+        locale = locale_of(interaction)
+        try:
+            table = self.panel._turn_table(interaction)
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error, KEY))
+        undo = ["undo"] if table.state.phase == "confirm" else []
+        wanted = feature.strip().lower()
+        if wanted == "none":
+            moves = undo
+        elif wanted.startswith(("figure", "builder", "keeper")):
+            moves = [*undo, wanted]
+        else:
+            moves = [*undo, f"figure {wanted}"]
+        if moves and await self._act(interaction, moves) is None:
+            return
+        await self._step_reply(interaction, table, "cmd_reply.figured")
+
+    @app_commands.command(name=_("confirm"), description=_("End your turn: the tile and figure are played"))
+    async def confirm(self, interaction: discord.Interaction) -> None:
+        await self.bot.get_cog("GameCog").play(interaction, "confirm")
+
+    @app_commands.command(name=_("undo"), description=_("Take back your last step before you confirm"))
+    async def undo(self, interaction: discord.Interaction) -> None:
+        locale = locale_of(interaction)
+        try:
+            table = self.panel._turn_table(interaction)
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error, KEY))
+        if await self._act(interaction, ["undo"]) is not None:
+            await self._step_reply(interaction, table, "cmd_reply.undone")
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        original = getattr(error, "original", error)
+        try:
+            await answer(interaction, error_text(locale_of(interaction), original))
+        except discord.HTTPException:
+            log.warning("could not report error to the user")
+
+
+async def setup(bot: Any) -> None:
+    panel = TrailsPanel(bot)
+    bot.get_cog("GameCog").panels[KEY] = panel
+    bot.add_view(TakeTurnView(panel))
+    bot.add_dynamic_items(PanelButton, PanelSelect)
+    await bot.add_cog(TrailsCog(bot, panel))
+    # Tile layouts take about a second to work out: do it beside start-up, not in the first player's turn.
+    panel.warming = asyncio.get_running_loop().create_task(asyncio.to_thread(geometry.warm_up))

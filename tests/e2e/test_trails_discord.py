@@ -1,0 +1,120 @@
+"""Trails & Fortresses through the real bot over the fake Discord: whole games played with the ephemeral
+panel (select, rotate, figure, confirm) and with the /trails commands and their autocomplete; undo before
+confirm; refusals; the final post with the standings breakdown and the board PNG."""
+
+from __future__ import annotations
+
+import random
+
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.harness import start_bot
+
+TURN = "pbc:trails:turn"
+
+
+def _id(message, prefix: str) -> str | None:
+    return next((c for c in message.custom_ids() if c.startswith(prefix)), None)
+
+
+def _enabled(message, prefix: str) -> list[str]:
+    return [c for c in message.custom_ids() if c.startswith(prefix) and not message.component(c).get("disabled")]
+
+
+async def _open_table(fake: FakeDiscord, world, options: str):
+    channel = world.general
+    lobby = await (await fake.slash("/game new", user=world.alice, channel=channel,
+                                    options={"game": "trails", "options": options})).reply()
+    await (await fake.click(lobby, "pbc:lobby:join", user=world.bob)).response()
+    mark = fake.mark()
+    await fake.click(lobby, "pbc:lobby:start", user=world.alice)
+    board = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+    return channel, board
+
+
+def _player(world, board):
+    return world.alice if board.mentions == [world.alice.id] else world.bob
+
+
+async def _after(fake: FakeDiscord, inter, message, mark: int):
+    """The panel message once the bot has answered ``inter`` by editing it."""
+    callback = await inter.response()
+    assert callback.type in (6, 7), callback
+    return await fake.wait_for_message(None, lambda m: m.id == message.id, after=mark)
+
+
+async def test_a_whole_game_with_every_expansion_through_the_panel(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    channel, board = await _open_table(fake, world, "expansions=river,inns,traders")
+    assert "🎲" in board.embeds[0]["description"]  # the dice for the turn order, in words
+    assert TURN in board.custom_ids()
+
+    # Not seated, and seated but not on turn: an ephemeral refusal, no panel, nothing posted.
+    for user, words in ((world.carol, "not seated"), (_other(world, board), "not your turn")):
+        mark = fake.mark()
+        refusal = await (await fake.click(board, TURN, user=user)).reply()
+        assert refusal.ephemeral and words in refusal.content.lower() and not refusal.custom_ids()
+        assert not [m for m in fake.channel_messages(channel) if m.seq > mark and not m.ephemeral]
+
+    rng = random.Random(5)
+    seen = {"rotate": 0, "figure": 0, "undo": 0, "paged": 0, "preview": 0}
+    turns = 0
+    while TURN in board.custom_ids():
+        user = _player(world, board)
+        panel = await (await fake.click(board, TURN, user=user)).reply()
+        assert panel.ephemeral and not panel.attachments
+        select = _id(panel, "pbc:trails:pos:")
+        options = panel.component(select)["options"]
+        if _enabled(panel, "pbc:trails:page:") and not seen["paged"]:
+            mark = fake.mark()
+            next_page = _enabled(panel, "pbc:trails:page:")[-1]
+            panel = await _after(fake, await fake.click(panel, next_page, user=user), panel, mark)
+            select = _id(panel, "pbc:trails:pos:")
+            assert panel.component(select)["options"] != options
+            options = panel.component(select)["options"]
+            seen["paged"] += 1
+        mark = fake.mark()
+        panel = await _after(fake, await fake.select(panel, select, [rng.choice(options)["value"]], user=user),
+                             panel, mark)
+        assert panel.attachments and panel.attachments[0].image().format == "PNG"  # the preview
+        seen["preview"] += 1
+        rotations = _enabled(panel, "pbc:trails:rot:")
+        if len(rotations) > 1:
+            mark = fake.mark()
+            panel = await _after(fake, await fake.click(panel, rotations[-1], user=user), panel, mark)
+            seen["rotate"] += 1
+        figures = _id(panel, "pbc:trails:fig:")
+        if figures and rng.random() < 0.6:
+            choices = [o["value"] for o in panel.component(figures)["options"] if o["value"] != "none"]
+            mark = fake.mark()
+            panel = await _after(fake, await fake.select(panel, figures, [rng.choice(choices)], user=user),
+                                 panel, mark)
+            seen["figure"] += 1
+            if not seen["undo"]:  # undo before confirm takes the figure back
+                mark = fake.mark()
+                panel = await _after(fake, await fake.click(panel, _id(panel, "pbc:trails:undo:"), user=user),
+                                     panel, mark)
+                assert [o for o in panel.component(_id(panel, "pbc:trails:fig:"))["options"] if o.get("default")] \
+                    == [next(o for o in panel.component(_id(panel, "pbc:trails:fig:"))["options"]
+                             if o["value"] == "none")]
+                seen["undo"] += 1
+        mark = fake.mark()
+        confirmed = await fake.click(panel, _id(panel, "pbc:trails:ok:"), user=user)
+        board = await fake.wait_for_message(channel, lambda m: bool(m.attachments) and not m.ephemeral, after=mark)
+        assert (await confirmed.response()).type == 7
+        turns += 1
+    assert turns > 60 and all(seen.values()), seen
+
+    final = board
+    assert "game over" in final.content.lower() and not final.custom_ids()
+    assert final.attachments[0].image().format == "PNG"
+    standings = final.embeds[1]
+    assert standings["title"] == "Final standings" and len(standings["fields"]) == 2
+    for field in standings["fields"]:
+        for word in ("Trails", "Fortresses", "Abbeys", "Meadows", "Goods", "Inns & sanctuaries"):
+            assert word in field["value"]
+    assert fake.unknown_routes == []
+    await bot.stop()
+
+
+def _other(world, board):
+    return world.bob if board.mentions == [world.alice.id] else world.alice
