@@ -1,6 +1,6 @@
 """Déole through the real bot over the fake Discord: the "Take turn" panel to the final standings (two
-players and solo), refusals that change nothing, a stale panel, the /deole commands for typists, and the
-board post with its two images (the Exploration sheet and the Navigation sheets)."""
+players and solo), refusals that change nothing, a stale panel, the /deole commands for typists, a restart
+in the middle, and the board post with its two images (the Exploration sheet and the Navigation sheets)."""
 
 from __future__ import annotations
 
@@ -107,6 +107,9 @@ async def test_two_player_game_through_the_panel(fake, world, tmp_path):
     assert await fake.autocomplete("/deole play", user=world.carol, channel=channel, focused="choice",
                                    value="") == []
 
+    # A restart: the Take turn button of the board posted before it still works.
+    await bot.stop()
+    bot = await _bot(fake, world, tmp_path)
     final, boards = await _play_to_the_end(fake, world, board, channel, users)
     assert final.mentions == [] and final.custom_ids() == []
     assert len(final.embeds) == 2

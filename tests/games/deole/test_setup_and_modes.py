@@ -130,3 +130,37 @@ def test_each_mode_used_once_per_sheet() -> None:
     # Only the Crew track is left and only "descending" is still unused: both steps resolve by themselves.
     assert sheet["modes"]["crew"] == "descending"
     assert sheet["boxes"]["crew"][0] == 4
+
+
+@pytest.mark.parametrize(
+    ("mode", "boxes", "allowed"),
+    [
+        # A castaway (c) is an inert box: every mode looks only at the numbers around it.
+        ("even", [CASTAWAY], {2, 4, 6}),
+        ("odd", [3, CASTAWAY], {1, 3, 5}),
+        ("low", [CASTAWAY, 2, CASTAWAY], {1, 2, 3}),
+        ("high", [5, CASTAWAY], {4, 5, 6}),
+        ("different", [1, CASTAWAY, 6], {2, 3, 4, 5}),
+        ("ascending", [CASTAWAY], {1, 2, 3, 4, 5, 6}),  # a castaway first: the first number is free
+        ("ascending", [3, CASTAWAY], {4, 5, 6}),
+        ("descending", [4, CASTAWAY, 2, CASTAWAY], {1}),
+        ("equal", [5, CASTAWAY], {5}),
+        ("oscillating", [2, 5, CASTAWAY], {1, 2, 3, 4}),
+        ("oscillating", [4, CASTAWAY, 1], {2, 3, 4, 5, 6}),
+        ("step", [2, CASTAWAY], {1, 3}),
+        ("step", [CASTAWAY, 1, CASTAWAY], {2}),
+    ],
+)
+def test_every_mode_skips_castaway_boxes(mode: str, boxes: list, allowed: set[int]) -> None:
+    assert {v for v in range(1, 7) if mode_allows(mode, track_values(boxes), v)} == allowed
+    # The same through the engine: a die of each allowed value fits the track, the others only the Crew track.
+    # (One more castaway in front when the next box would print a rudder, which would widen the reach.)
+    if len(boxes) in D.RUDDER_BOXES["yellow"]:
+        boxes = [CASTAWAY, *boxes]
+    state = prepared(2, modes="tempest")
+    sheet = state.sheets[0]
+    sheet["boxes"]["yellow"][: len(boxes)] = boxes
+    sheet["modes"]["yellow"] = mode
+    sheet["rudders"]["yellow"] = 0
+    for value in range(1, 7):
+        assert ("yellow" in GAME._fitting_tracks(state, sheet, ["yellow", value])) == (value in allowed), value

@@ -51,3 +51,15 @@ def test_traces_are_drawn_in_the_player_colour() -> None:
     x = MARGIN + 4 * CELL + CELL // 2 + TRACE_OFFSETS["blue"]
     y = MARGIN + CELL + CELL // 2
     assert image.getpixel((x, y)) == PLAYER_COLORS["blue"]
+
+
+def test_player_names_replace_seat_numbers() -> None:
+    import rendering
+    from rendering.deole import render_board
+
+    view = GAME.view(_midgame(2, steps=10), None)
+    named = render(view, "en", ["Alice", "Bob"])
+    assert named != render(view, "en")
+    assert render_sheets(view, "en", ["Alice", "Bob"]) != render_sheets(view, "en")
+    # The shared dispatcher passes the names through render_board.
+    assert rendering.render_board("deole", view, "en", ["Alice", "Bob"]) == named == render_board(view, ["Alice", "Bob"])
