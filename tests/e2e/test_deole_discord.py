@@ -9,7 +9,8 @@ from bot.config import Config
 from games.core import Event
 from tests.e2e.harness import bot_env, start_bot
 
-POSTED = "board is posted"  # the panel's line once a pick is done (deole.panel.done / panel.posted)
+# The panel's line once a pick is done (deole.panel.done / panel.posted), in English and Russian.
+POSTED = {"en-US": "board is posted", "ru": "поле выложено"}
 
 
 def _is_board(message) -> bool:
@@ -41,31 +42,32 @@ def _panel_ids(message) -> list[str]:
     return [i for i in message.custom_ids() if i.startswith(("pbc:deole:do:", "pbc:deole:pick:"))]
 
 
-async def _play_pick(fake, board, user, channel, step: int):
+async def _play_pick(fake, board, user, channel, step: int, locale: str = "en-US"):
     """Press Take turn and answer every question of the pick (varying the answers); the next board."""
     mark = fake.mark()
-    panel = await (await fake.click(board, "pbc:deole:turn", user=user)).reply()
+    panel = await (await fake.click(board, "pbc:deole:turn", user=user, locale=locale)).reply()
     assert panel.ephemeral
-    while POSTED not in panel.content:
+    while POSTED[locale] not in panel.content:
         ids = _panel_ids(panel)
         assert ids, panel.content
         step += 1
         if ids[0].startswith("pbc:deole:pick:"):
             options = panel.component(ids[0])["options"]
-            inter = await fake.select(panel, ids[0], [options[step % len(options)]["value"]], user=user)
+            inter = await fake.select(panel, ids[0], [options[step % len(options)]["value"]], user=user,
+                                      locale=locale)
         else:
-            inter = await fake.click(panel, ids[step % len(ids)], user=user)
+            inter = await fake.click(panel, ids[step % len(ids)], user=user, locale=locale)
         callback = await inter.response()
         assert callback.type == 7, callback  # the panel edits itself
         panel = callback.message
     return await fake.wait_for_message(channel, _is_board, after=mark, timeout=20), step
 
 
-async def _play_to_the_end(fake, world, board, channel, users: dict[int, object]):
+async def _play_to_the_end(fake, world, board, channel, users: dict[int, object], locale: str = "en-US"):
     step, boards = 0, 1
-    while "game over" not in board.content.lower():
+    while board.mentions:
         assert len(board.mentions) == 1
-        board, step = await _play_pick(fake, board, users[board.mentions[0]], channel, step)
+        board, step = await _play_pick(fake, board, users[board.mentions[0]], channel, step, locale)
         boards += 1
     return board, boards
 
@@ -102,7 +104,7 @@ async def test_two_player_game_through_the_panel(fake, world, tmp_path):
     reply = await (await fake.slash("/deole play", user=users[mover], channel=channel,
                                     choice=found[0]["value"])).reply()
     assert reply.ephemeral
-    if POSTED in reply.content:
+    if POSTED["en-US"] in reply.content:
         board = await fake.wait_for_message(channel, _is_board, after=mark)
     assert await fake.autocomplete("/deole play", user=world.carol, channel=channel, focused="choice",
                                    value="") == []
@@ -132,11 +134,26 @@ async def test_solo_game_in_russian_to_the_end(fake, world, tmp_path):
     # The panel in Russian.
     panel = await (await fake.click(board, "pbc:deole:turn", user=world.dave, locale="ru")).reply()
     assert "Деоль" in panel.content
-    final, boards = await _play_to_the_end(fake, world, board, channel, {world.dave.id: world.dave})
-    assert final.embeds[1]["description"].startswith("Solo voyage")
+    final, boards = await _play_to_the_end(fake, world, board, channel, {world.dave.id: world.dave}, "ru")
+    assert "партия окончена" in final.content.lower()
+    assert final.embeds[1]["description"].startswith("Одиночное плавание")
     assert len(final.embeds[1]["fields"]) == 1
     assert boards >= 2
+    # Every board told in Russian names the dice colours in Russian.
+    told = " ".join(m.embeds[0].get("description") or "" for m in fake.channel_messages(channel) if _is_board(m))
+    assert "Раунд" in told
+    assert not {"blue", "yellow", "green", "red", "crew"} & set(told.replace(".", " ").replace(",", " ").split())
     await bot.stop()
+
+
+def test_many_answers_go_into_a_select_menu():
+    from cogs.deole import Choice, panel_view
+
+    few = panel_view([Choice(("bonus A",), "A")] * 3, 7, "en")
+    assert [i.custom_id for i in few.children] == [f"pbc:deole:do:7:{i}" for i in range(3)]
+    many = panel_view([Choice((f"take red {i}",), f"red {i}") for i in range(24)], 7, "en")
+    (select,) = many.children
+    assert select.custom_id == "pbc:deole:pick:7" and len(select.item.options) == 24
 
 
 def test_russian_event_lines_name_colours_in_russian():
