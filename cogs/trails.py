@@ -214,9 +214,9 @@ def event_sentence(locale: str, names: list[str], code: str, p: dict[str, Any],
     if code == "turn_confirmed":
         text = tr(locale, "say.confirmed", player=player, tile=p["tile"], x=p["x"], y=p["y"], deg=p["rot"])
         if p.get("kind"):
-            chosen = figure(p["feature"], p["kind"])
-            text += tr(locale, "say.confirmed_figure",
-                       figure=figure_text(locale, p["tile"], p["rot"] // 90, chosen))
+            text += tr(locale, "say.confirmed_figure", figure=tr(
+                locale, "put.on", figure=tr(locale, f"put.{p['kind']}"),
+                feature=feature_text(locale, p["tile"], p["rot"] // 90, p["feature"])))
         return text
     if code in ("road_scored", "city_scored", "road_final", "city_final"):
         is_city = code.startswith("city")
@@ -233,6 +233,8 @@ def event_sentence(locale: str, names: list[str], code: str, p: dict[str, Any],
         return tr(locale, f"say.{code}", player=player, x=p["x"], y=p["y"],
                   points=plural(locale, "points", p["points"]))
     if code == "field_scored":
+        if not p["points"]:
+            return None  # a meadow next to no finished fortress: nothing worth a line
         return tr(locale, "say.field_scored", player=player, cities=p["cities"],
                   points=plural(locale, "points", p["points"]),
                   keeper=tr(locale, "say.with_keeper") if p.get("keeper") else "")
@@ -453,14 +455,14 @@ class TrailsPanel(GamePanel):
         locale = locale_of(interaction)
         try:
             panel = PanelState.decode(encoded)
-            table = self._turn_table(interaction)
-            if table.version != panel.version:
-                raise TableError("already_played")
         except (ValueError, KeyError):
             return await answer(interaction, tr(locale, "panel.stale"))
+        current = self.service.tables.get(interaction.channel_id)
+        if current is None or current.version != panel.version:  # a move was made since it opened
+            return await answer(interaction, tr(locale, "panel.stale"))
+        try:
+            table = self._turn_table(interaction)
         except TableError as error:
-            if error.code == "already_played":
-                return await answer(interaction, tr(locale, "panel.stale"))
             return await answer(interaction, error_text(locale, error, KEY))
         facts = self.facts(table)
         if op == "ok":

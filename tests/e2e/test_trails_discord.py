@@ -118,3 +118,77 @@ async def test_a_whole_game_with_every_expansion_through_the_panel(fake, world, 
 
 def _other(world, board):
     return world.bob if board.mentions == [world.alice.id] else world.alice
+
+
+async def test_a_whole_game_with_every_expansion_through_the_commands(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    channel, board = await _open_table(fake, world, "expansions=river,inns,traders")
+    rng = random.Random(8)
+    figures = undone = 0
+    while TURN in board.custom_ids():
+        user = _player(world, board)
+        positions = await fake.autocomplete("/trails place", user=user, channel=channel, focused="position", value="")
+        position = rng.choice(positions)["value"]
+        rotations = await fake.autocomplete("/trails place", user=user, channel=channel, focused="rotation",
+                                            value="", position=position)
+        reply = await (await fake.slash("/trails place", user=user, channel=channel, position=position,
+                                        rotation=rng.choice(rotations)["value"])).reply()
+        assert reply.ephemeral and reply.attachments[0].image().format == "PNG"  # the preview, for this player only
+        choices = await fake.autocomplete("/trails figure", user=user, channel=channel, focused="feature", value="")
+        if len(choices) > 1 and rng.random() < 0.5:
+            await (await fake.slash("/trails figure", user=user, channel=channel,
+                                    feature=rng.choice(choices[1:])["value"])).reply()
+            figures += 1
+            if not undone:  # undo before confirm: the figure goes back, the turn goes on
+                reply = await (await fake.slash("/trails undo", user=user, channel=channel)).reply()
+                assert reply.ephemeral and "taken back" in reply.content
+                undone += 1
+        mark = fake.mark()
+        await fake.slash("/trails confirm", user=user, channel=channel)
+        board = await fake.wait_for_message(channel, lambda m: bool(m.attachments) and not m.ephemeral, after=mark)
+    assert figures and undone
+    assert "game over" in board.content.lower()
+    assert [e["title"] for e in board.embeds[1:]] == ["Final standings"]
+    assert fake.unknown_routes == []
+    await bot.stop()
+
+
+async def test_panels_survive_a_restart_a_stale_panel_changes_nothing_and_game_move_still_works(
+        fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    channel, board = await _open_table(fake, world, "")
+    user = _player(world, board)
+    first = await (await fake.click(board, TURN, user=user)).reply()
+    second = await (await fake.click(board, TURN, user=user)).reply()
+
+    await bot.stop()  # the panel's state lives in its custom ids: it works with a new client
+    bot = await start_bot(fake, make_bot)
+    select = _id(first, "pbc:trails:pos:")
+    mark = fake.mark()
+    first = await _after(fake, await fake.select(first, select, [first.component(select)["options"][0]["value"]],
+                                                 user=user), first, mark)
+    mark = fake.mark()
+    await fake.click(first, _id(first, "pbc:trails:ok:"), user=user)
+    board = await fake.wait_for_message(channel, lambda m: bool(m.attachments) and not m.ephemeral, after=mark)
+    assert _player(world, board) != user
+
+    # The second panel was opened at the same version: out of date, nothing is played or posted.
+    mark = fake.mark()
+    select = _id(second, "pbc:trails:pos:")
+    stale = await (await fake.select(second, select, [second.component(select)["options"][0]["value"]],
+                                     user=user)).reply()
+    assert stale.ephemeral and "out of date" in stale.content
+    assert not [m for m in fake.channel_messages(channel) if m.seq > mark and not m.ephemeral]
+
+    # /game move keeps working, one step at a time.
+    user = _player(world, board)
+    choices = await fake.autocomplete("/game move", user=user, channel=channel, focused="action", value="place")
+    mark = fake.mark()
+    await fake.slash("/game move", user=user, channel=channel, action=choices[0]["value"])
+    step = await fake.wait_for_message(channel, lambda m: bool(m.attachments) and not m.ephemeral, after=mark)
+    assert "not confirmed yet" in step.embeds[0]["description"]
+    mark = fake.mark()
+    await fake.slash("/game move", user=user, channel=channel, action="confirm")
+    board = await fake.wait_for_message(channel, lambda m: bool(m.attachments) and not m.ephemeral, after=mark)
+    assert _player(world, board) != user and TURN in board.custom_ids()
+    await bot.stop()
