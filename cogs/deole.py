@@ -251,6 +251,9 @@ class DeolePanel(GamePanel):
         return [("sheets.png", render_sheets(table.game.view(table.state, None), locale, names=names))]
 
 
+    def error_text(self, locale: str, error: Exception) -> str | None:
+        return deole_error(locale, error)  # /game move's refusals name the step in words too
+
 def event_line(event: Any, names: list[str], locale: str) -> str | None:
     if event.code == "final_score":
         return None  # the final embed has the breakdown

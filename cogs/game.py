@@ -137,6 +137,10 @@ class GamePanel:
         """More public images posted with the board, as (file name, PNG); called in a worker thread."""
         return []
 
+    def error_text(self, locale: str, error: Exception) -> str | None:
+        """The game's own wording of a refusal (e.g. engine step names in words); ``None``: the catalogs'."""
+        return None
+
 
 class LobbyView(discord.ui.View):
     """Join / Leave / Start. Fixed custom ids and no timeout: the buttons keep working after a restart
@@ -372,7 +376,8 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         try:
             outcome = await self.service.act(interaction.channel_id, interaction.user.id, notation, expected_version)
         except (TableError, IllegalAction) as error:
-            return await answer(interaction, error_text(locale, error, table.game.key if table else None))
+            own = self.panel(table.game.key).error_text(locale, error) if table else None
+            return await answer(interaction, own or error_text(locale, error, table.game.key if table else None))
         except Exception as error:  # the move did not commit; tell the player with an id
             return await answer(interaction, error_text(locale, error))
         await interaction.response.defer()

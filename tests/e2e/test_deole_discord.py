@@ -134,6 +134,10 @@ async def test_solo_game_in_russian_to_the_end(fake, world, tmp_path):
     # The panel in Russian.
     panel = await (await fake.click(board, "pbc:deole:turn", user=world.dave, locale="ru")).reply()
     assert "Деоль" in panel.content
+    # /game move out of step: the refusal names the step in Russian words, not the engine's key
+    wrong = await (await fake.slash("/game move", user=world.dave, channel=channel, locale="ru",
+                                    action="track crew")).reply()
+    assert wrong.ephemeral and "выбор кубика" in wrong.content and " die " not in wrong.content
     final, boards = await _play_to_the_end(fake, world, board, channel, {world.dave.id: world.dave}, "ru")
     assert "партия окончена" in final.content.lower()
     assert final.embeds[1]["description"].startswith("Одиночное плавание")
