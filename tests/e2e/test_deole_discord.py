@@ -4,10 +4,8 @@ in the middle, and the board post with its two images (the Exploration sheet and
 
 from __future__ import annotations
 
-from bot.app import PlayByChatBot, apply_endpoints
-from bot.config import Config
 from games.core import Event
-from tests.e2e.harness import bot_env, start_bot
+from tests.e2e.harness import start_bot
 
 # The panel's line once a pick is done (deole.panel.done / panel.posted), in English and Russian.
 POSTED = {"en-US": "board is posted", "ru": "поле выложено"}
@@ -15,16 +13,6 @@ POSTED = {"en-US": "board is posted", "ru": "поле выложено"}
 
 def _is_board(message) -> bool:
     return not message.ephemeral and len(message.attachments) == 2
-
-
-async def _bot(fake, world, tmp_path):
-    async def make_bot():
-        env = bot_env(fake) | {"DATABASE_PATH": str(tmp_path / "db.sqlite3"), "DEV_GUILD_ID": str(world.guild.id)}
-        config = Config.from_env(env, dotenv=None)
-        apply_endpoints(config)
-        return PlayByChatBot(config)
-
-    return await start_bot(fake, make_bot)
 
 
 async def _start(fake, world, channel, players, options=""):
@@ -72,8 +60,8 @@ async def _play_to_the_end(fake, world, board, channel, users: dict[int, object]
     return board, boards
 
 
-async def test_two_player_game_through_the_panel(fake, world, tmp_path):
-    bot = await _bot(fake, world, tmp_path)
+async def test_two_player_game_through_the_panel(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
     channel = world.general
     board = await _start(fake, world, channel, [world.alice, world.bob])
     assert [a.image().format for a in board.attachments] == ["PNG", "PNG"]
@@ -111,7 +99,7 @@ async def test_two_player_game_through_the_panel(fake, world, tmp_path):
 
     # A restart: the Take turn button of the board posted before it still works.
     await bot.stop()
-    bot = await _bot(fake, world, tmp_path)
+    bot = await start_bot(fake, make_bot)
     final, boards = await _play_to_the_end(fake, world, board, channel, users)
     assert final.mentions == [] and final.custom_ids() == []
     assert len(final.embeds) == 2
@@ -124,8 +112,8 @@ async def test_two_player_game_through_the_panel(fake, world, tmp_path):
     await bot.stop()
 
 
-async def test_solo_game_in_russian_to_the_end(fake, world, tmp_path):
-    bot = await _bot(fake, world, tmp_path)
+async def test_solo_game_in_russian_to_the_end(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
     channel = world.lounge
     board = await _start(fake, world, channel, [world.dave], options="side=red")
     assert [a.image().size[0] > 300 for a in board.attachments] == [True, True]
