@@ -384,6 +384,12 @@ class TrailsPanel(GamePanel):
     def final_embeds(self, table: Table, locale: str) -> list[discord.Embed]:
         return [standings_embed(table, locale)]
 
+    def error_text(self, locale: str, error: Exception) -> str | None:
+        """``wrong_step`` with the step in words (the engine's code names it ``place``/``figure``/...)."""
+        if isinstance(error, IllegalAction) and error.code == "wrong_step":
+            return tr(locale, "wrong_step", step=tr(locale, f"step.{error.params.get('step', 'place')}"))
+        return None
+
     # -- the position at the table's version --------------------------------------------------------
     def place_state(self, table: Table) -> Any:
         """The state at the place step: a pending placement left by a command is taken back on a copy."""
@@ -649,7 +655,7 @@ class TrailsCog(commands.GroupCog, group_name=_("trails"),
         try:
             return await self.bot.tables.act(interaction.channel_id, interaction.user.id, moves)
         except (TableError, IllegalAction) as error:
-            await answer(interaction, error_text(locale, error, KEY))
+            await answer(interaction, self.panel.error_text(locale, error) or error_text(locale, error, KEY))
         except Exception as error:  # nothing committed
             await answer(interaction, error_text(locale, error))
         return None

@@ -123,3 +123,13 @@ def test_panel_steps_and_undo():
     assert TrailsPanel.step(facts, with_figure, "undo", None, []) == turned  # the figure first
     assert TrailsPanel.step(facts, turned, "undo", None, []) == start  # then the tile
     assert TrailsPanel.step(facts, start, "page", "7", []).page == 0  # clamped to the pages there are
+
+
+def test_a_wrong_step_is_named_in_words():
+    from games.core import IllegalAction
+
+    panel = TrailsPanel(None)
+    assert panel.error_text("en", IllegalAction("wrong_step", step="place")) == \
+        "That is not possible now: first lay the tile (/trails place)"
+    assert "положите плитку" in panel.error_text("ru", IllegalAction("wrong_step", step="place"))
+    assert panel.error_text("en", IllegalAction("illegal_figure", feature="road:0", kind="big")) is None
