@@ -126,7 +126,8 @@ class GamePanel:
         return None
 
     def event_lines(self, table: Table, outcome: MoveOutcome, names: list[str], locale: str) -> list[str] | None:
-        """Sentences for the outcome's events; ``None`` keeps the catalogs' ``<key>.event.<code>`` lines."""
+        """Sentences telling the outcome (its events, in words) instead of the moves in notation and the
+        catalogs' ``<key>.event.<code>`` lines; ``None`` keeps those."""
         return None
 
     def final_embeds(self, table: Table, locale: str) -> list[discord.Embed]:
@@ -415,12 +416,15 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
     def panel(self, game_key: str) -> GamePanel:
         return self.panels.get(game_key) or GamePanel()
 
-    def event_lines(self, table: Table, outcome: MoveOutcome, names: list[str], locale: str) -> list[str]:
-        lines = self.panel(table.game.key).event_lines(table, outcome, names, locale)
-        if lines is not None:
-            return lines
+    def story_lines(self, table: Table, outcome: MoveOutcome, names: list[str], locale: str) -> list[str]:
+        """What happened: the game's own sentences when its panel tells them, else each move in notation
+        followed by the catalogs' ``<key>.event.<code>`` lines."""
+        told = self.panel(table.game.key).event_lines(table, outcome, names, locale)
+        if told is not None:
+            return told
         key = table.game.key
-        lines = []
+        lines = [t(locale, "game.move", player=names[seat], move=notation)
+                 for seat, notation in outcome.moves if not notation.startswith("@")]  # "@": the clock's entries
         for _seat, event in outcome.events:
             params = {k: seat_label(names, k, v) for k, v in event.params.items()}
             text = t(locale, f"{key}.event.{event.code}", **params)
@@ -442,10 +446,7 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         panel = self.panel(game.key)
         names = seat_names(table)
         lines = [headline] if headline else []
-        for seat, notation in outcome.moves:
-            if not notation.startswith("@"):  # the clock's own log entries are told by the headline
-                lines.append(t(locale, "game.move", player=names[seat], move=notation))
-        lines += self.event_lines(table, outcome, names, locale)
+        lines += self.story_lines(table, outcome, names, locale)
         embed = discord.Embed(description="\n".join(lines)[:4000] or None, colour=discord.Colour.green())
         result = game.result(table.state)
         embed.add_field(name=t(locale, "game.standings"),
