@@ -116,6 +116,14 @@ def lobby_embed(table: Table, locale: str) -> discord.Embed:
     return embed
 
 
+def detached(view: discord.ui.View) -> discord.ui.View:
+    """A copy of a persistent view (registered once with ``bot.add_view``) to send with a message.
+    Stopped before sending, so discord.py does not keep one view object per message forever; clicks are
+    routed by custom id to the registered one."""
+    view.stop()
+    return view
+
+
 class GamePanel:
     """What a game's own cog (``cogs/<key>.py``) adds to the shared board post. It registers itself with
     ``GameCog.panels[key] = panel`` in its ``setup``; the defaults add nothing, so a game without a cog
@@ -201,7 +209,7 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
                                               turn_seconds=seconds, settings=settings)
         except (TableError, IllegalAction) as error:
             return await answer(interaction, error_text(locale, error, game))
-        await interaction.response.send_message(embed=lobby_embed(table, locale), view=LobbyView(self, locale))
+        await interaction.response.send_message(embed=lobby_embed(table, locale), view=detached(LobbyView(self, locale)))
 
     async def lobby_change(self, interaction: discord.Interaction, change: str) -> None:
         locale = locale_of(interaction)
@@ -213,7 +221,7 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
         if interaction.message is not None:
-            await interaction.response.edit_message(embed=lobby_embed(table, locale), view=LobbyView(self, locale))
+            await interaction.response.edit_message(embed=lobby_embed(table, locale), view=detached(LobbyView(self, locale)))
         else:
             key = "lobby.joined" if change == "join" else "lobby.left"
             await interaction.response.send_message(t(locale, key, player=interaction.user.display_name),
@@ -460,6 +468,8 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         embed.set_image(url="attachment://board.png")
         embeds = [embed, *(panel.final_embeds(table, locale) if outcome.finished else [])][:10]
         view = None if outcome.finished else panel.board_view(table, outcome, locale)
+        if view is not None and view.is_persistent():
+            view = detached(view)
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in mention_ids], everyone=False, roles=False)
         extra = {"view": view} if view is not None else {}
         # Fresh File objects on each attempt: a retried send must not read an exhausted buffer.

@@ -107,3 +107,6 @@ async def test_a_real_game_to_the_end_through_game_move_and_its_autocomplete(fak
     assert "Alice" in standings and "Bob" in standings
     table = await bot.client.store.latest_table(channel.id)
     assert table.status == "finished" and len(await bot.client.store.moves(table.id)) == moves
+    # Clicks on the lobby and board buttons are routed by custom id to the views registered once at start:
+    # no view object is kept per posted message (that would grow for as long as the bot runs).
+    assert set(bot.client._connection._view_store._views) <= {None}
