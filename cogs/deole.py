@@ -10,7 +10,6 @@ answers "already played" and changes nothing.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,12 +20,10 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.tables import MoveOutcome, Table, TableError
-from cogs.game import GamePanel, answer, error_text, locale_of, seat_label, seat_names
+from cogs.game import GamePanel, answer, error_text, locale_of, report_command_error, seat_label, seat_names
 from games.core import Game, IllegalAction
 from games.deole import data as D
 from rendering.deole import render_sheets
-
-log = logging.getLogger(__name__)
 
 KEY = "deole"
 TURN_ID = "pbc:deole:turn"
@@ -466,11 +463,7 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
         await self.typed(interaction, choice)
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
-        original = getattr(error, "original", error)
-        try:
-            await answer(interaction, error_text(locale_of(interaction), original))
-        except discord.HTTPException:
-            log.warning("could not report error to the user")
+        await report_command_error(interaction, error)
 
 
 def pick_done(table: Table, outcome: MoveOutcome, seat: int) -> bool:

@@ -53,6 +53,16 @@ def error_text(locale: str, error: Exception, game_key: str | None = None) -> st
     return t(locale, "error.unexpected", error_id=error_id)
 
 
+async def report_command_error(interaction: discord.Interaction, error: Exception) -> None:
+    """A command failed unexpectedly (every cog's ``cog_app_command_error``): logged with an id the user
+    sees; nothing was committed for it."""
+    original = getattr(error, "original", error)
+    try:
+        await answer(interaction, error_text(locale_of(interaction), original))
+    except discord.HTTPException:
+        log.warning("could not report error to the user")
+
+
 async def answer(interaction: discord.Interaction, text: str, ephemeral: bool = True) -> None:
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=ephemeral)
@@ -519,13 +529,7 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         await interaction.followup.send(file=discord.File(io.BytesIO(image), "hand.png"), ephemeral=True)
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
-        """Anything unexpected: logged with an id the user sees; nothing was committed for it."""
-        original = getattr(error, "original", error)
-        text = error_text(locale_of(interaction), original)
-        try:
-            await answer(interaction, text)
-        except discord.HTTPException:
-            log.warning("could not report error to the user")
+        await report_command_error(interaction, error)
 
     @app_commands.command(name=_("history"), description=_("The moves of this channel's latest game"))
     async def history(self, interaction: discord.Interaction) -> None:

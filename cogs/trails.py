@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import logging
 import re
 from dataclasses import dataclass, replace
 from typing import Any
@@ -28,13 +27,11 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.tables import MoveOutcome, Table, TableError
-from cogs.game import GamePanel, answer, error_text, locale_of, seat_names
+from cogs.game import GamePanel, answer, error_text, locale_of, report_command_error, seat_names
 from games.core import IllegalAction
 from games.trails.actions import UNDO, Figure, figure, format_action
 from games.trails.tiles import EDGE_NAMES, GOODS, TILE_TYPES
 from rendering.trails import geometry, position_labels, render_preview
-
-log = logging.getLogger(__name__)
 
 KEY = "trails"
 TURN_ID = "pbc:trails:turn"
@@ -740,11 +737,7 @@ class TrailsCog(commands.GroupCog, group_name=_("trails"),
             await self._step_reply(interaction, table, "cmd_reply.undone")
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
-        original = getattr(error, "original", error)
-        try:
-            await answer(interaction, error_text(locale_of(interaction), original))
-        except discord.HTTPException:
-            log.warning("could not report error to the user")
+        await report_command_error(interaction, error)
 
 
 async def setup(bot: Any) -> None:
