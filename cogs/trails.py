@@ -232,7 +232,7 @@ def event_sentence(locale: str, names: list[str], code: str, p: dict[str, Any],
     if code == "field_scored":
         if not p["points"]:
             return None  # a meadow next to no finished fortress: nothing worth a line
-        return tr(locale, "say.field_scored", player=player, cities=p["cities"],
+        return tr(locale, "say.field_scored", player=player, cities=plural(locale, "fortresses", p["cities"]),
                   points=plural(locale, "points", p["points"]),
                   keeper=tr(locale, "say.with_keeper") if p.get("keeper") else "")
     if code == "goods_scored":

@@ -82,6 +82,11 @@ def test_scoring_sentences():
     assert event_sentence("en", NAMES, "goods_taken", {"seat": 0, "honey": 1, "grain": 0, "flax": 2}) == \
         "Alice takes the goods: honey 1, flax 2"
     assert event_sentence("en", NAMES, "field_scored", {"seat": 0, "cities": 0, "keeper": False, "points": 0}) is None
+    meadow = {"seat": 0, "cities": 1, "keeper": True, "points": 4}
+    assert event_sentence("en", NAMES, "field_scored", meadow) == \
+        "Alice's meadow borders 1 finished fortress (with a keeper): 4 points"
+    assert event_sentence("ru", NAMES, "field_scored", meadow | {"cities": 2, "keeper": False, "points": 6}) == \
+        "Луг игрока Alice у 2 готовых крепостей: 6 очков"
 
 
 def test_setup_dice_and_a_confirmed_turn_read_well():
