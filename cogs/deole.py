@@ -251,6 +251,17 @@ class DeolePanel(GamePanel):
     def error_text(self, locale: str, error: Exception) -> str | None:
         return deole_error(locale, error)  # /game move's refusals name the step in words too
 
+    async def answer_step(self, interaction: discord.Interaction, table: Table, outcome: MoveOutcome) -> bool:
+        """/game move in the middle of a pick: the mover gets the next question (with its buttons); the
+        channel gets one board when the pick is done, telling these steps too."""
+        seat = outcome.moves[0][0] if outcome.moves else None
+        if seat is None or pick_done(table, outcome, seat):
+            return False
+        self.pending.setdefault(table.record.channel_id, []).extend(outcome.events)
+        text, view = panel_message(table, seat, locale_of(interaction))
+        await interaction.response.send_message(text, ephemeral=True, **({"view": view} if view is not None else {}))
+        return True
+
 def event_line(event: Any, names: list[str], locale: str) -> str | None:
     if event.code == "final_score":
         return None  # the final embed has the breakdown
@@ -310,9 +321,7 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
         return table, seat.position
 
     def panel_message(self, table: Table, seat: int, locale: str) -> tuple[str, discord.ui.View | None]:
-        options = choices(table.game, table.state, seat, locale)
-        text = prompt(table.game, table.state, seat, seat_names(table), locale)
-        return text[:2000], panel_view(options, table.version, locale)
+        return panel_message(table, seat, locale)
 
     async def open_panel(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
@@ -464,6 +473,13 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         await report_command_error(interaction, error)
+
+
+def panel_message(table: Table, seat: int, locale: str) -> tuple[str, discord.ui.View | None]:
+    """The mover's current question and its answers."""
+    options = choices(table.game, table.state, seat, locale)
+    text = prompt(table.game, table.state, seat, seat_names(table), locale)
+    return text[:2000], panel_view(options, table.version, locale)
 
 
 def pick_done(table: Table, outcome: MoveOutcome, seat: int) -> bool:

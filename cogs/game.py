@@ -160,6 +160,12 @@ class GamePanel:
         """The game's own wording of a refusal (e.g. engine step names in words); ``None``: the catalogs'."""
         return None
 
+    async def answer_step(self, interaction: discord.Interaction, table: Table, outcome: MoveOutcome) -> bool:
+        """A committed ``/game move`` that is only a step of the player's turn (the same player acts next)
+        may be answered privately, with what comes next, instead of a public board: the channel then hears
+        the whole turn once it is done. Returns whether it answered the interaction."""
+        return False
+
 
 class LobbyView(discord.ui.View):
     """Join / Leave / Start. Fixed custom ids and no timeout: the buttons keep working after a restart
@@ -399,6 +405,8 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
             return await answer(interaction, own or error_text(locale, error, table.game.key if table else None))
         except Exception as error:  # the move did not commit; tell the player with an id
             return await answer(interaction, error_text(locale, error))
+        if await self.panel(outcome.table.game.key).answer_step(interaction, outcome.table, outcome):
+            return
         await interaction.response.defer()
         await self.post_board(interaction, outcome, None, locale)
 

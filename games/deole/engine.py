@@ -145,6 +145,7 @@ class DeoleState:
     storms: dict[str, int] = field(default_factory=lambda: {c: 0 for c in D.WIND_COLOURS})
     round_disasters: list[str] = field(default_factory=list)  # solo: wind tracks given a Disaster this round
     actions: int = 0
+    opening: list[list[Any]] = field(default_factory=list)  # setup's events [code, params], told at the start
 
     @property
     def solo(self) -> bool:
@@ -275,7 +276,12 @@ class DeoleGame(Game):
         self._place_castaways(state, events)
         self._start_turn(state, events)
         self._advance(state, events)
+        state.opening = [[e.code, dict(e.params)] for e in events]
         return state
+
+    def initial_events(self, state: DeoleState) -> list[Event]:
+        """The castaways placed and the first roll, for the bot to announce with the first board."""
+        return [Event(code, dict(params)) for code, params in state.opening]
 
     # -- contract -------------------------------------------------------------------------------------
     def to_act(self, state: DeoleState) -> list[Seat]:
@@ -424,8 +430,9 @@ class DeoleGame(Game):
     _FIELDS = (
         "players", "modes", "seat_colours", "sheets", "bag", "compass", "pool", "round", "turn",
         "turn_counter", "first_player", "order", "ctx", "castaways", "castaway_symbol", "eolia_first_turn",
-        "eliminated", "over", "outcome", "storms", "round_disasters", "actions",
+        "eliminated", "over", "outcome", "storms", "round_disasters", "actions", "opening",
     )
+    _ADDED_FIELDS = {"opening": list}  # fields newer than some stored snapshots: their empty value
 
     def to_json(self, state: DeoleState) -> JSON:
         out: JSON = {"v": self.json_version, "rng": rng_to_json(state.rng)}
@@ -436,7 +443,8 @@ class DeoleGame(Game):
     def from_json(self, data: JSON) -> DeoleState:
         if data.get("v") != self.json_version:
             raise ValueError(f"deole: unsupported state version {data.get('v')}")
-        kwargs = {name: copy.deepcopy(data[name]) for name in self._FIELDS}
+        kwargs = {name: copy.deepcopy(data[name]) if name in data else self._ADDED_FIELDS[name]()
+                  for name in self._FIELDS}
         return DeoleState(rng=rng_from_json(data["rng"]), **kwargs)
 
     # -- notation ---------------------------------------------------------------------------------

@@ -77,7 +77,8 @@ async def test_lobby_buttons_work_after_a_restart(fake, world, make_bot):
 async def test_a_real_game_to_the_end_through_game_move_and_its_autocomplete(fake, world, make_bot):
     """Trails & Fortresses, 2 players, on a fixed deck of 24 tiles drawn from a shuffled base set (the
     ``deck`` option) so the whole game stays short; every move is a value offered by /game move's
-    autocomplete, and every move posts a PNG board that mentions only the next player."""
+    autocomplete. A step of a turn (laying the tile, a figure) is answered privately with a preview; the
+    confirmed turn posts a PNG board that mentions only the next player."""
     import random
 
     from games.registry import get
@@ -91,18 +92,25 @@ async def test_a_real_game_to_the_end_through_game_move_and_its_autocomplete(fak
     mark = fake.mark()
     await fake.click(lobby, "pbc:lobby:start", user=world.alice)
     board = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
-    rng, moves = random.Random(3), 0
+    rng, moves, boards, steps = random.Random(3), 0, 1, 0
+    user = users[board.mentions[0]]
     while "game over" not in board.content.lower():
-        assert len(board.mentions) == 1 and board.attachments[0].image().format == "PNG"
-        user = users[board.mentions[0]]
         choices = await fake.autocomplete("/game move", user=user, channel=channel, focused="action", value="")
         assert choices, board.text
         mark = fake.mark()
-        await fake.slash("/game move", user=user, channel=channel, action=rng.choice(choices)["value"])
-        board = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+        reply = await (await fake.slash("/game move", user=user, channel=channel,
+                                        action=rng.choice(choices)["value"])).reply()
         moves += 1
-    assert board.mentions == [] and board.attachments[0].image().format == "PNG"
-    assert moves >= 48  # 24 tiles: at least a placement and an end of turn each
+        if reply.ephemeral:  # a step: only the mover sees it; nothing public was posted
+            steps += 1
+            assert [m for m in fake.channel_messages(channel) if m.seq > mark] == []
+            continue
+        board, boards = reply, boards + 1
+        assert board.attachments[0].image().format == "PNG"
+        if "game over" not in board.content.lower():
+            assert len(board.mentions) == 1
+            user = users[board.mentions[0]]
+    assert board.mentions == [] and boards == 25 and steps >= 24  # the start, then one board per tile
     standings = board.embeds[0]["fields"][0]["value"]
     assert "Alice" in standings and "Bob" in standings
     table = await bot.client.store.latest_table(channel.id)

@@ -15,14 +15,14 @@ def _is_board(message) -> bool:
     return not message.ephemeral and len(message.attachments) == 2
 
 
-async def _start(fake, world, channel, players, options=""):
+async def _start(fake, world, channel, players, options="", locale="en-US"):
     lobby = await (await fake.slash("/game new", user=players[0], channel=channel,
                                     options={"game": "deole", "options": options} if options
                                     else {"game": "deole"})).reply()
     for user in players[1:]:
         await (await fake.click(lobby, "pbc:lobby:join", user=user)).response()
     mark = fake.mark()
-    await fake.click(lobby, "pbc:lobby:start", user=players[0])
+    await fake.click(lobby, "pbc:lobby:start", user=players[0], locale=locale)
     return await fake.wait_for_message(channel, _is_board, after=mark)
 
 
@@ -115,7 +115,7 @@ async def test_two_player_game_through_the_panel(fake, world, make_bot):
 async def test_solo_game_in_russian_to_the_end(fake, world, make_bot):
     bot = await start_bot(fake, make_bot)
     channel = world.lounge
-    board = await _start(fake, world, channel, [world.dave], options="side=red")
+    board = await _start(fake, world, channel, [world.dave], options="side=red", locale="ru")
     assert [a.image().size[0] > 300 for a in board.attachments] == [True, True]
     refusal = await (await fake.click(board, "pbc:deole:turn", user=world.alice)).reply()
     assert refusal.ephemeral
@@ -160,3 +160,24 @@ def test_russian_event_lines_name_colours_in_russian():
     line = event_line(Event("moved", {"seat": 0, "direction": "N", "box": "B2"}), names, "ru")
     assert line.endswith("курсом на север.")
     assert event_line(Event("final_score", {"seat": 0}), names, "ru") is None
+
+
+async def test_game_move_steps_are_answered_privately_and_told_with_the_pick(fake, world, make_bot):
+    await start_bot(fake, make_bot)
+    channel = world.general
+    board = await _start(fake, world, channel, [world.alice, world.bob])
+    assert "the dice rolled" in board.embeds[0]["description"]  # the opening roll is announced
+    users = {world.alice.id: world.alice, world.bob.id: world.bob}
+    mover = users[board.mentions[0]]
+    mark = fake.mark()
+    steps = 0
+    while True:  # every step of the pick through /game move, with the first value its autocomplete offers
+        found = await fake.autocomplete("/game move", user=mover, channel=channel, focused="action", value="")
+        reply = await (await fake.slash("/game move", user=mover, channel=channel, action=found[0]["value"])).reply()
+        if not reply.ephemeral:
+            break
+        steps += 1
+        assert _panel_ids(reply) or reply.content  # the next question, with its answers as buttons
+        assert not [m for m in fake.channel_messages(channel) if m.seq > mark]  # nothing public yet
+    assert steps >= 2 and _is_board(reply)
+    assert " takes the " in reply.embeds[0]["description"]  # the first step (the die) is told with the pick

@@ -180,13 +180,14 @@ async def test_panels_survive_a_restart_a_stale_panel_changes_nothing_and_game_m
     assert stale.ephemeral and "out of date" in stale.content
     assert not [m for m in fake.channel_messages(channel) if m.seq > mark and not m.ephemeral]
 
-    # /game move keeps working, one step at a time.
+    # /game move keeps working, one step at a time: the steps answered privately with the preview, the
+    # confirmed turn on the channel's board.
     user = _player(world, board)
     choices = await fake.autocomplete("/game move", user=user, channel=channel, focused="action", value="place")
     mark = fake.mark()
-    await fake.slash("/game move", user=user, channel=channel, action=choices[0]["value"])
-    step = await fake.wait_for_message(channel, lambda m: bool(m.attachments) and not m.ephemeral, after=mark)
-    assert "not confirmed yet" in step.embeds[0]["description"]
+    step = await (await fake.slash("/game move", user=user, channel=channel, action=choices[0]["value"])).reply()
+    assert step.ephemeral and "not played yet" in step.content and step.attachments[0].image().format == "PNG"
+    assert not [m for m in fake.channel_messages(channel) if m.seq > mark]
     mark = fake.mark()
     await fake.slash("/game move", user=user, channel=channel, action="confirm")
     board = await fake.wait_for_message(channel, lambda m: bool(m.attachments) and not m.ephemeral, after=mark)

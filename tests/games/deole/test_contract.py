@@ -158,3 +158,15 @@ def test_json_round_trip_mid_game(players: int, seed: int, steps: int) -> None:
         action = GAME.default_action(state, seat)
         assert GAME.apply(state, seat, action) == GAME.apply(copy, seat, action)
     assert GAME.to_json(copy) == GAME.to_json(state)
+
+
+def test_the_opening_is_announced_and_survives_json() -> None:
+    state = GAME.setup(2, {}, 1)
+    events = GAME.initial_events(state)
+    # castaways placed by the yellow and red dice, then the first roll of players + 1 = 3 dice
+    assert [e.code for e in events] == ["castaways_placed", "turn_start"]
+    assert events[1].params["round"] == 1 and len(events[1].params["dice"].split()) == 2 * 3
+    assert GAME.initial_events(GAME.from_json(GAME.to_json(state))) == events
+    older = GAME.to_json(state)
+    del older["opening"]  # a snapshot stored before the opening was kept
+    assert GAME.initial_events(GAME.from_json(older)) == []
