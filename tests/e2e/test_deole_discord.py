@@ -105,6 +105,7 @@ async def test_two_player_game_through_the_panel(fake, world, make_bot):
     assert len(final.embeds) == 2
     standings = final.embeds[1]
     assert standings["title"] == "Final scores"
+    assert all(": total " in f["name"] for f in standings["fields"])  # "1. Alice: total 31", never "1 points"
     assert all("Wind tracks" in f["value"] and "route" in f["value"] for f in standings["fields"])
     assert {n for f in standings["fields"] for n in ("alice", "bob") if n in f["name"].lower()} == {"alice", "bob"}
     assert 25 <= boards <= 40  # one board per finished pick (2 players x 15 turns), not one per click
