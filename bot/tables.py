@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from bot.i18n import LOCALES
 from bot.store import Seat, Store, TableRecord, VersionConflict
 from games import registry
 from games.ai import RandomAI
@@ -85,16 +86,18 @@ class TableSettings:
     timeout: str = "standard"
     ai_replaces: bool = False
     resume_wait: int = RESUME_WAIT_SECONDS
+    language: str | None = None  # of the table's public posts (the host's at creation); None: the guild's
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableSettings:
         reminders = data.get("reminders", AUTO)
         return cls(None if reminders == AUTO else tuple(reminders), data.get("timeout", "standard"),
-                   bool(data.get("ai_replaces", False)), int(data.get("resume_wait", RESUME_WAIT_SECONDS)))
+                   bool(data.get("ai_replaces", False)), int(data.get("resume_wait", RESUME_WAIT_SECONDS)),
+                   data.get("language"))
 
     def to_json(self) -> dict[str, Any]:
         return {"reminders": AUTO if self.reminders is None else list(self.reminders), "timeout": self.timeout,
-                "ai_replaces": self.ai_replaces, "resume_wait": self.resume_wait}
+                "ai_replaces": self.ai_replaces, "resume_wait": self.resume_wait, "language": self.language}
 
 
 def parse_duration(text: str, minimum: int = MIN_TURN_SECONDS, maximum: int = MAX_TURN_SECONDS) -> int:
@@ -143,9 +146,13 @@ def format_reminders(reminders: tuple[str | int, ...] | None) -> str:
 
 
 def settings_changes(reminders: str | None = None, timeout: str | None = None, ai_replaces: bool | None = None,
-                     resume_wait: str | None = None) -> dict[str, Any]:
+                     resume_wait: str | None = None, language: str | None = None) -> dict[str, Any]:
     """User input for settings -> validated field changes of ``TableSettings`` (absent ones left out)."""
     changes: dict[str, Any] = {}
+    if language is not None:
+        if language not in LOCALES:
+            raise TableError("bad_language", value=language)
+        changes["language"] = language
     if reminders is not None:
         changes["reminders"] = parse_reminders(reminders)
     if timeout is not None:

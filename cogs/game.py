@@ -39,6 +39,12 @@ def locale_of(interaction: discord.Interaction) -> str:
                        str(interaction.guild_locale.value) if interaction.guild_locale else None)
 
 
+def public_locale(table: Table, fallback: str) -> str:
+    """The language of a table's public posts (lobby, boards, clock): one per table, so a channel reads
+    the same whoever acts; ephemeral replies use each player's own."""
+    return table.settings.language or fallback
+
+
 def error_text(locale: str, error: Exception, game_key: str | None = None) -> str:
     if isinstance(error, TableError):
         return t(locale, f"error.{error.code}", **error.params)
@@ -97,12 +103,17 @@ TIMEOUT_CHOICES = [
     app_commands.Choice(name=_("default: default move, never out"), value="default"),
     app_commands.Choice(name=_("eliminate: out at the first miss"), value="eliminate"),
 ]
+LANGUAGE_CHOICES = [  # each in its own language, as language pickers do
+    app_commands.Choice(name=_("English"), value="en"),
+    app_commands.Choice(name=_("Русский"), value="ru"),
+]
 SETTING_DESCRIPTIONS = {
     "turn_time": _("Time per turn: 90s, 10m, 24h, 3d (default 24h)"),
     "reminders": _("auto, none, or times before the deadline: half,1h,10m"),
     "timeout": _("What a missed deadline does"),
     "ai_replaces": _("An AI player takes over removed players' seats"),
     "resume_wait": _("How long others wait before they may resume a pause (default 2m)"),
+    "language": _("Language of the table's posts in the channel (default: yours)"),
 }
 SETTING_NAMES = {name: _(name) for name in SETTING_DESCRIPTIONS}
 
@@ -112,7 +123,8 @@ def settings_text(table: Table, locale: str) -> str:
     return t(locale, "settings.summary", turn_time=format_duration(table.record.turn_seconds),
              reminders=format_reminders(settings.reminders), timeout=t(locale, f"settings.timeout.{settings.timeout}"),
              ai_replaces=t(locale, "settings.yes" if settings.ai_replaces else "settings.no"),
-             resume_wait=format_duration(settings.resume_wait))
+             resume_wait=format_duration(settings.resume_wait),
+             language=t(locale, f"settings.language.{public_locale(table, locale)}"))
 
 
 def lobby_embed(table: Table, locale: str) -> discord.Embed:
@@ -212,19 +224,21 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
                            **SETTING_DESCRIPTIONS)
     @app_commands.rename(game=_("game"), options=_("options"), **SETTING_NAMES)
     @app_commands.autocomplete(game=game_autocomplete)
-    @app_commands.choices(timeout=TIMEOUT_CHOICES)
+    @app_commands.choices(timeout=TIMEOUT_CHOICES, language=LANGUAGE_CHOICES)
     async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
                   turn_time: str | None = None, reminders: str | None = None, timeout: str | None = None,
-                  ai_replaces: bool | None = None, resume_wait: str | None = None) -> None:
+                  ai_replaces: bool | None = None, resume_wait: str | None = None,
+                  language: str | None = None) -> None:
         locale = locale_of(interaction)
         try:
             seconds = parse_duration(turn_time) if turn_time else 86400
-            settings = TableSettings(**settings_changes(reminders, timeout, ai_replaces, resume_wait))
+            changes = settings_changes(reminders, timeout, ai_replaces, resume_wait, language or locale)
             table = await self.service.create(interaction.guild_id, interaction.channel_id, game, interaction.user.id,
                                               interaction.user.display_name, parse_options(options),
-                                              turn_seconds=seconds, settings=settings)
+                                              turn_seconds=seconds, settings=TableSettings(**changes))
         except (TableError, IllegalAction) as error:
             return await answer(interaction, error_text(locale, error, game))
+        locale = public_locale(table, locale)
         await interaction.response.send_message(embed=lobby_embed(table, locale), view=detached(LobbyView(self, locale)))
 
     async def lobby_change(self, interaction: discord.Interaction, change: str) -> None:
@@ -236,6 +250,7 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
                 table = await self.service.leave(interaction.channel_id, interaction.user.id)
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
+        locale = public_locale(table, locale)
         if interaction.message is not None:
             await interaction.response.edit_message(embed=lobby_embed(table, locale), view=detached(LobbyView(self, locale)))
         else:
@@ -263,6 +278,7 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
             return await answer(interaction, error_text(locale, error))
         await interaction.response.defer()
         table = outcome.table
+        locale = public_locale(table, locale)
         seats = ", ".join(seat_names(table))
         await self.post_board(interaction, outcome, t(locale, "game.started", game=table.game.names.get(locale, table.game.key), seats=seats), locale)
 
@@ -281,16 +297,17 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
             table = await change(interaction.channel_id, interaction.user.id)
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
-        await interaction.response.send_message(embed=lobby_embed(table, locale))
+        await interaction.response.send_message(embed=lobby_embed(table, public_locale(table, locale)))
 
     @app_commands.command(name=_("abort"), description=_("Close this channel's table (host or Manage Channels)"))
     async def abort(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
         try:
-            await self.service.abort(interaction.channel_id, interaction.user.id, self.manages(interaction))
+            table = await self.service.abort(interaction.channel_id, interaction.user.id, self.manages(interaction))
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
-        await interaction.response.send_message(t(locale, "lobby.aborted", player=interaction.user.display_name))
+        await interaction.response.send_message(t(public_locale(table, locale), "lobby.aborted",
+                                                  player=interaction.user.display_name))
 
     # -- clock and host controls ----------------------------------------------------------------
     async def control(self, interaction: discord.Interaction, call: Any, done_key: str = "ok", **params: Any) -> None:
@@ -300,11 +317,12 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
         if isinstance(outcome, MoveOutcome):
+            locale = public_locale(outcome.table, locale)
             if any(text == REPLACED_BY_AI for _seat, text in outcome.moves):
                 done_key = f"{done_key}_replaced"
             await interaction.response.defer()
             return await self.post_board(interaction, outcome, t(locale, done_key, **params), locale)
-        await interaction.response.send_message(t(locale, done_key, **params))
+        await interaction.response.send_message(t(public_locale(outcome, locale), done_key, **params))
 
     @staticmethod
     def manages(interaction: discord.Interaction) -> bool:
@@ -355,21 +373,22 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
                           description=_("Show the table's settings; the host changes them in the lobby or paused"))
     @app_commands.describe(**SETTING_DESCRIPTIONS)
     @app_commands.rename(**SETTING_NAMES)
-    @app_commands.choices(timeout=TIMEOUT_CHOICES)
+    @app_commands.choices(timeout=TIMEOUT_CHOICES, language=LANGUAGE_CHOICES)
     async def settings(self, interaction: discord.Interaction, turn_time: str | None = None,
                        reminders: str | None = None, timeout: str | None = None, ai_replaces: bool | None = None,
-                       resume_wait: str | None = None) -> None:
+                       resume_wait: str | None = None, language: str | None = None) -> None:
         locale = locale_of(interaction)
         try:
             table = self.service.table(interaction.channel_id)
-            if (turn_time, reminders, timeout, ai_replaces, resume_wait) == (None,) * 5:
+            if (turn_time, reminders, timeout, ai_replaces, resume_wait, language) == (None,) * 6:
                 return await answer(interaction, t(locale, "clock.settings_show", settings=settings_text(table, locale)))
             seconds = parse_duration(turn_time) if turn_time else None
-            changes = settings_changes(reminders, timeout, ai_replaces, resume_wait)
+            changes = settings_changes(reminders, timeout, ai_replaces, resume_wait, language)
             table = await self.service.update_settings(interaction.channel_id, interaction.user.id,
                                                        self.manages(interaction), seconds, **changes)
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
+        locale = public_locale(table, locale)
         await interaction.response.send_message(t(locale, "clock.settings", settings=settings_text(table, locale)))
 
     @app_commands.command(name=_("mine"), description=_("Your tables in this server where it is your turn"))
@@ -425,7 +444,7 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
     async def channel_of(self, table: Table) -> tuple[Any, str]:
         channel = self.bot.get_channel(table.record.channel_id) or await self.bot.fetch_channel(table.record.channel_id)
         guild = getattr(channel, "guild", None)
-        return channel, pick_locale(str(guild.preferred_locale.value) if guild else None)
+        return channel, public_locale(table, pick_locale(str(guild.preferred_locale.value) if guild else None))
 
     async def announce_reminder(self, table: Table, seat: int) -> None:
         """Called by the turn clock: remind the player to move (a mention of that player only)."""
@@ -468,6 +487,7 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         """After a committed move: what happened, the standings, whose turn (a mention of that player only,
         with the deadline) and the board image, rendered off the event loop."""
         table = outcome.table
+        locale = public_locale(table, locale)
         game = table.game
         panel = self.panel(game.key)
         names = seat_names(table)

@@ -263,7 +263,9 @@ def test_settings_input_parsing():
     assert settings_changes(timeout="eliminate", ai_replaces=True, resume_wait="30s") == {
         "timeout": "eliminate", "ai_replaces": True, "resume_wait": 30}
     assert settings_changes(resume_wait="0s") == {"resume_wait": 0}  # anyone may resume at once
-    for bad, code in ((dict(timeout="never"), "bad_timeout_policy"), (dict(resume_wait="2d"), "bad_resume_wait")):
+    assert settings_changes(language="ru") == {"language": "ru"}
+    for bad, code in ((dict(timeout="never"), "bad_timeout_policy"), (dict(resume_wait="2d"), "bad_resume_wait"),
+                      (dict(language="fr"), "bad_language")):
         with pytest.raises(TableError) as error:
             settings_changes(**bad)
         assert error.value.code == code

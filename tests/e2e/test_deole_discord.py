@@ -16,7 +16,7 @@ def _is_board(message) -> bool:
 
 
 async def _start(fake, world, channel, players, options="", locale="en-US"):
-    lobby = await (await fake.slash("/game new", user=players[0], channel=channel,
+    lobby = await (await fake.slash("/game new", user=players[0], channel=channel, locale=locale,
                                     options={"game": "deole", "options": options} if options
                                     else {"game": "deole"})).reply()
     for user in players[1:]:

@@ -270,3 +270,27 @@ async def test_two_clicks_at_once_play_one_move(fake, world, make_bot):
     assert sorted(r.ephemeral for r in replies) == [False, True]  # one board, one "not your turn"
     table = bot.client.tables.tables[world.general.id]
     assert table.state.pile == 8 and len(await bot.client.store.moves(table.record.id)) == 1
+
+
+async def test_a_table_speaks_one_language_in_the_channel_and_each_player_theirs_in_private(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    ru, en = catalog("ru"), catalog("en")
+    lobby = await (await fake.slash("/game new", user=world.alice, channel=world.general, locale="ru",
+                                    options={"game": "nim", "options": "pile=3"})).reply()
+    assert lobby.embeds[0]["title"] == ru["lobby.title"].format(game="Ним")  # the host's language
+    joined = await (await fake.click(lobby, "pbc:lobby:join", user=world.bob, locale="en-US")).response()
+    assert ru["lobby.seats"] in str(joined.data)  # bob's English client does not switch the channel's lobby
+    mark = fake.mark()
+    await fake.click(lobby, "pbc:lobby:start", user=world.alice, locale="ru")
+    await fake.wait_for_message(world.general, has_image, after=mark)
+    mark = fake.mark()
+    await fake.slash("/game move", user=world.alice, channel=world.general, action="take 1", locale="ru")
+    await fake.wait_for_message(world.general, has_image, after=mark)
+    error = await (await fake.slash("/game move", user=world.bob, channel=world.general, action="take 9",
+                                    locale="en-US")).reply()
+    assert error.ephemeral and error.content == en["error.illegal"].format(code="take_range")  # bob's language
+    mark = fake.mark()
+    await fake.slash("/game move", user=world.bob, channel=world.general, action="take 2", locale="en-US")
+    final = await fake.wait_for_message(world.general, has_image, after=mark)
+    assert final.content == ru["game.over"]  # bob's move, told in the table's language
+    assert bot.client.tables.tables.get(world.general.id) is None
