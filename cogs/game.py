@@ -202,6 +202,37 @@ class LobbyView(discord.ui.View):
         await self.cog.start_game(interaction)
 
 
+def option_suggestions(specs: Any, typed: str, limit: int = 25) -> list[str]:
+    """Completions of a ``key=value key2=value`` options string: the pieces already typed stay, the last one
+    is completed (an option's name, then its values); options already given are not offered again."""
+    pieces = typed.split(" ")
+    done, last = [p for p in pieces[:-1] if p], pieces[-1].lower()
+    prefix = " ".join(done) + (" " if done else "")
+    given = {p.partition("=")[0].lower() for p in done}
+    found: list[str] = []
+    if "=" in last:
+        name, _, partial = last.partition("=")
+        spec = next((s for s in specs if s.name == name), None)
+        if spec is not None and spec.kind == "multi" and "," in partial:  # one more of a list
+            head, _, tail = partial.rpartition(",")
+            found = [f"{prefix}{name}={head},{c}" for c in spec.choices
+                     if c.startswith(tail) and c not in head.split(",")]
+        elif spec is not None:
+            found = [f"{prefix}{name}={v}" for v in spec.suggestions() if v.lower().startswith(partial)]
+    else:
+        for spec in specs:
+            if spec.name.startswith(last) and spec.name not in given:
+                found += [f"{prefix}{spec.name}={v}" for v in spec.suggestions()[:3]]
+    return [f for f in found if len(f) <= 100][:limit]
+
+
+async def options_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    game = getattr(interaction.namespace, "game", None)
+    if not game or not registry.has(game):
+        return []
+    return [app_commands.Choice(name=s, value=s) for s in option_suggestions(registry.get(game).option_specs, current)]
+
+
 async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     locale = locale_of(interaction)
     return [app_commands.Choice(name=registry.get(k).names.get(locale, k), value=k)
@@ -223,7 +254,7 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
     @app_commands.describe(game=_("Which game"), options=_("Options as key=value, space separated"),
                            **SETTING_DESCRIPTIONS)
     @app_commands.rename(game=_("game"), options=_("options"), **SETTING_NAMES)
-    @app_commands.autocomplete(game=game_autocomplete)
+    @app_commands.autocomplete(game=game_autocomplete, options=options_autocomplete)
     @app_commands.choices(timeout=TIMEOUT_CHOICES, language=LANGUAGE_CHOICES)
     async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
                   turn_time: str | None = None, reminders: str | None = None, timeout: str | None = None,

@@ -62,6 +62,7 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    examples: tuple[str, ...] = ()  # suggested values of a ``text`` option (e.g. named presets)
 
     def parse(self, raw: Any) -> Any:
         """Turn a raw value (text from a command, or an already typed value) into a valid option value."""
@@ -100,6 +101,21 @@ class OptionSpec:
         if self.kind == "text":
             return str(raw).strip()
         raise ValueError(f"unknown option kind {self.kind}")
+
+    def suggestions(self) -> list[str]:
+        """Values worth offering as someone types the option (autocomplete), default first."""
+        if self.kind == "choice":
+            values = list(self.choices)
+        elif self.kind == "multi":
+            values = ["none", *self.choices, ",".join(self.choices)]
+        elif self.kind == "bool":
+            values = ["yes", "no"]
+        elif self.kind == "int":
+            values = [str(v) for v in (self.minimum, self.maximum) if v is not None]
+        else:
+            values = list(self.examples)
+        default = self.format(self.default)
+        return [default, *(v for v in values if v != default)] if default else values
 
     def format(self, value: Any) -> str:
         if self.kind == "multi":

@@ -250,7 +250,7 @@ class DeoleGame(Game):
     max_players = 4
     json_version = 1
     option_specs = (
-        OptionSpec("modes", "text", "first"),
+        OptionSpec("modes", "text", "first", examples=tuple(D.MODE_PRESETS)),
         OptionSpec("side", "choice", "blue", choices=D.WIND_COLOURS),
     )
 

@@ -294,3 +294,12 @@ async def test_a_table_speaks_one_language_in_the_channel_and_each_player_theirs
     final = await fake.wait_for_message(world.general, has_image, after=mark)
     assert final.content == ru["game.over"]  # bob's move, told in the table's language
     assert bot.client.tables.tables.get(world.general.id) is None
+
+
+async def test_game_new_suggests_the_chosen_games_options(fake, world, make_bot):
+    await start_bot(fake, make_bot)
+    choices = await fake.autocomplete("/game new", user=world.alice, channel=world.general, focused="options",
+                                      value="expansions=river,", game="trails")
+    assert [c["value"] for c in choices] == ["expansions=river,inns", "expansions=river,traders"]
+    assert await fake.autocomplete("/game new", user=world.alice, channel=world.general, focused="options",
+                                   value="", game="chess") == []  # an unknown game: nothing to suggest
