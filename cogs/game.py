@@ -611,8 +611,14 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
             return await answer(interaction, error_text(locale, TableError("unknown_game", game=game)))
         engine = registry.get(game)
         options = ", ".join(f"{s.name}={s.format(s.default)}" for s in engine.option_specs) or "-"
-        await answer(interaction, t(locale, "game.rules", game=engine.names.get(locale, game),
-                                    minimum=engine.min_players, maximum=engine.max_players, options=options))
+        embed = discord.Embed(title=engine.names.get(locale, game), colour=discord.Colour.blurple(),
+                              description=t(locale, "game.rules", game=engine.names.get(locale, game),
+                                            minimum=engine.min_players, maximum=engine.max_players, options=options))
+        for key, heading in (("rules.summary", "game.rules_summary"), ("rules.play", "game.rules_play")):
+            text = t(locale, f"{game}.{key}")
+            if text != f"{game}.{key}":  # a game without its own text keeps the short card
+                embed.add_field(name=t(locale, heading), value=text[:1024], inline=False)
+        await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
 async def setup(bot: Any) -> None:

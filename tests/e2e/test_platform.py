@@ -303,3 +303,15 @@ async def test_game_new_suggests_the_chosen_games_options(fake, world, make_bot)
     assert [c["value"] for c in choices] == ["expansions=river,inns", "expansions=river,traders"]
     assert await fake.autocomplete("/game new", user=world.alice, channel=world.general, focused="options",
                                    value="", game="chess") == []  # an unknown game: nothing to suggest
+
+
+async def test_rules_explain_each_game_in_the_players_language(fake, world, make_bot):
+    await start_bot(fake, make_bot)
+    for game, locale, words in (("trails", "en-US", "Take turn"), ("deole", "ru", "Сделать ход")):
+        card = await (await fake.slash("/game rules", user=world.carol, channel=world.general, locale=locale,
+                                       game=game)).reply()
+        assert card.ephemeral
+        fields = card.embeds[0]["fields"]
+        assert len(fields) == 2 and words in fields[1]["value"] and len(fields[0]["value"]) > 300
+    nim = await (await fake.slash("/game rules", user=world.carol, channel=world.general, game="nim")).reply()
+    assert "2-4 players" in nim.embeds[0]["description"] and "fields" not in nim.embeds[0]
