@@ -58,7 +58,7 @@ class MoveOutcome:
     events: list[tuple[int, Event]]
     finished: bool
     next_seats: list[int]
-    timeout: str | None = None  # "default" (first missed deadline) or "eliminated" (second)
+    timeout: str | None = None  # what a missed deadline did: "default", "eliminated" or "replaced" (by an AI)
     timed_out_seat: int | None = None
 
 

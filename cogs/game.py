@@ -484,9 +484,13 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
             return
         channel, locale = await self.channel_of(table)
         when = discord.utils.format_dt(datetime.fromtimestamp(table.record.deadline, tz=UTC), "R")
+        # The game's Take turn button comes with the reminder: the player acts from there.
+        view = self.panel(table.game.key).board_view(table, MoveOutcome(table, [], [], False, [seat]), locale)
+        extra = {"view": detached(view)} if view is not None and view.is_persistent() else {}
         await deliver(lambda: channel.send(
             t(locale, "clock.reminder", mention=f"<@{user_id}>", when=when),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)], everyone=False, roles=False),
+            **extra,
         ))
 
     def panel(self, game_key: str) -> GamePanel:

@@ -221,18 +221,23 @@ async def test_table_settings_at_creation_and_by_the_host_only(fake, world, make
     assert shown.ephemeral and "turn time 10m" in shown.content and "after 1m" in shown.content
 
 
-async def test_reminder_mentions_only_the_player_to_move(fake, world, make_bot):
+@pytest.mark.parametrize(("game", "buttons"), [("nim", []), ("trails", ["pbc:trails:turn"])])
+async def test_reminder_mentions_only_the_player_to_move(fake, world, make_bot, game, buttons):
     bot = await start_bot(fake, make_bot)
     offset = [0.0]
     service = bot.client.tables
     service.clock = lambda: time.time() + offset[0]
-    await open_table(fake, world, "nim", world.bob, options="pile=10", turn_time="60s", reminders="half")
+    await open_table(fake, world, game, world.bob, turn_time="60s", reminders="half")
+    to_move = service.tables[world.general.id].game.to_act(service.tables[world.general.id].state)[0]
+    state = service.tables[world.general.id].game.to_json(service.tables[world.general.id].state)
     mark = fake.mark()
-    offset[0] = 31.0  # past half of alice's 60 s turn, before its end
+    offset[0] = 31.0  # past half of the first player's 60 s turn, before its end
     service.on_deadline_change()
     reminder = await fake.wait_for_message(world.general, lambda m: "your turn" in m.content, after=mark)
-    assert reminder.mentions == [world.alice.id] and "<t:" in reminder.content
-    assert service.tables[world.general.id].state.pile == 10  # a reminder plays nothing
+    assert reminder.mentions == [[world.alice.id, world.bob.id][to_move]] and "<t:" in reminder.content
+    assert reminder.custom_ids() == buttons  # the game's Take turn button comes with it
+    table = service.tables[world.general.id]
+    assert table.game.to_json(table.state) == state  # a reminder plays nothing
 
 
 async def test_pause_resume_and_substitute_through_discord(fake, world, make_bot):
