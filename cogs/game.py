@@ -133,7 +133,7 @@ def lobby_embed(table: Table, locale: str) -> discord.Embed:
     host = next((s.display for s in table.seats if s.user_id == table.record.host_id), "?")
     embed.description = t(locale, "lobby.host", host=host)
     embed.add_field(name=t(locale, "lobby.seats"), value="\n".join(f"{i + 1}. {n}" for i, n in enumerate(seat_names(table))))
-    options = ", ".join(f"{k}={v}" for k, v in table.record.options.items())
+    options = ", ".join(f"{k}={v}" for k, v in table.record.options.items() if v != "")  # unset text options
     embed.set_footer(text="\n".join(filter(None, [options, settings_text(table, locale)])))
     return embed
 
