@@ -459,8 +459,9 @@ class TrailsPanel(GamePanel):
             x, y, rot = facts.pending
             spots = list(facts.labels.values())
             panel = PanelState(table.version, page_of(spots, (x, y)), x, y, rot, facts.pending_figure)
+        figures = self.figures_for(table, panel)  # before any await: the clock may move the game on meanwhile
         await interaction.response.defer(ephemeral=True, thinking=True)
-        kwargs = await self.render(table, facts, panel, locale)
+        kwargs = await self.render(table, facts, panel, locale, figures)
         await interaction.followup.send(ephemeral=True, **kwargs)
 
     async def handle(self, interaction: discord.Interaction, op: str, encoded: str, arg: str | None,
@@ -483,11 +484,13 @@ class TrailsPanel(GamePanel):
         panel = self.step(facts, panel, op, arg, values)
         if panel is None:
             return await answer(interaction, tr(locale, "panel.stale"))
-        if (panel.spot is not None and panel.rot is not None and panel.figure is not None
-                and panel.figure not in self.figure_options(table, panel.x, panel.y, panel.rot)):
+        # Everything read from the position is read before the first await: a timeout may move the game
+        # on while Discord is answered, and this panel then shows the position it was opened on.
+        figures = self.figures_for(table, panel)
+        if panel.figure is not None and panel.figure not in figures:
             panel = replace(panel, figure=None)
         await interaction.response.defer()  # an update of the panel message
-        kwargs = await self.render(table, facts, panel, locale)
+        kwargs = await self.render(table, facts, panel, locale, figures)
         await interaction.edit_original_response(embed=kwargs["embed"], view=kwargs["view"],
                                                  attachments=kwargs["files"])
 
@@ -515,7 +518,14 @@ class TrailsPanel(GamePanel):
             return replace(panel, x=None, y=None, rot=None)
         return None
 
-    async def render(self, table: Table, facts: TurnFacts, panel: PanelState, locale: str) -> dict[str, Any]:
+    def figures_for(self, table: Table, panel: PanelState) -> list[Figure]:
+        """The figures that may go on the panel's chosen placement (none chosen yet: none)."""
+        if panel.spot is None or panel.rot is None:
+            return []
+        return self.figure_options(table, panel.x, panel.y, panel.rot)
+
+    async def render(self, table: Table, facts: TurnFacts, panel: PanelState, locale: str,
+                     figures: list[Figure]) -> dict[str, Any]:
         """The panel message: an embed (text + preview), the components, the preview file."""
         spots = list(facts.labels.items())
         label_of = {spot: label for label, spot in spots}
@@ -548,7 +558,6 @@ class TrailsPanel(GamePanel):
                 view.add_item(_button(f"↻ {rot * 90}°", f"pbc:trails:rot:{state}:{rot}", row=2,
                                       style=discord.ButtonStyle.success if rot == panel.rot
                                       else discord.ButtonStyle.secondary))
-            figures = self.figure_options(table, x, y, panel.rot)
             choice = tr(locale, "panel.choice", label=label_of.get(panel.spot, "?"), x=x, y=y, deg=panel.rot * 90)
             chosen = (figure_text(locale, facts.tile, panel.rot, panel.figure) if panel.figure
                       else tr(locale, "panel.no_figure"))

@@ -239,6 +239,10 @@ class FakeDiscordServer:
             response = json_response(error.body(), status=error.status)
         except web.HTTPException:
             raise
+        except ConnectionResetError:  # the client went away before its answer was written (a bot stopping)
+            record.status = 499
+            self._changed()
+            raise
         except Exception:
             self.server_errors.append(f"{request.method} {path}:\n{traceback.format_exc()}")
             _log.exception("fake discord failed on %s %s", request.method, path)

@@ -1,0 +1,79 @@
+"""Random players on the real bot: three people and an AI seat click any enabled component of any panel
+they have open (old ones too), press Take turn out of turn, while the turn clock runs out on them now and
+then. Whatever they do, the bot answers every interaction, logs no error, uses only modelled endpoints,
+and the table stays consistent with its move log."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from tests.e2e.harness import start_bot
+
+SELECT = 3
+
+
+@pytest.mark.parametrize(("game", "options", "seed"), [("trails", "expansions=river,inns,traders", 1),
+                                                       ("deole", "", 2)])
+async def test_random_clicks_never_break_a_table(fake, world, make_bot, game, options, seed):
+    bot = await start_bot(fake, make_bot)
+    service = bot.client.tables
+    offset = [0.0]
+    service.clock = lambda: time.time() + offset[0]
+    channel, rng = world.general, random.Random(seed)
+    people = [world.alice, world.bob, world.carol]
+    by_id = {user.id: user for user in people}
+    lobby = await (await fake.slash("/game new", user=world.alice, channel=channel, options={
+        "game": game, "options": options, "turn_time": "30s", "timeout": "default"})).reply()
+    for user in people[1:]:
+        await (await fake.click(lobby, "pbc:lobby:join", user=user)).response()
+    await (await fake.slash("/game ai add", user=world.alice, channel=channel)).reply()
+    turn = f"pbc:{game}:turn"
+    mark = fake.mark()
+    await fake.click(lobby, "pbc:lobby:start", user=world.alice)
+    await fake.wait_for_message(channel, lambda m: turn in m.custom_ids(), after=mark)
+    panels: list[tuple[object, object]] = []
+    answered = 0
+    for _ in range(400):
+        boards = [m for m in fake.channel_messages(channel) if turn in m.custom_ids()]
+        if channel.id not in service.tables or not boards:
+            break
+        if rng.random() < 0.02:  # the clock runs out on whoever is to move
+            offset[0] += 31
+            service.on_deadline_change()
+        if not panels or rng.random() < 0.08:
+            board = boards[-1] if rng.random() < 0.9 else rng.choice(boards)  # sometimes an old board
+            user = rng.choice([*people, world.dave]) if rng.random() < 0.2 else by_id[board.mentions[0]] \
+                if board.mentions and board.mentions[0] in by_id else world.alice
+            reply = await (await fake.click(board, turn, user=user)).reply()
+            if reply.custom_ids():
+                panels.append((reply, user))
+            answered += 1
+            continue
+        panel, user = panels[-1] if rng.random() < 0.85 else rng.choice(panels)
+        panel = fake.messages[panel.id]  # as last edited
+        components = [c for c in panel.all_components() if c.get("custom_id") and not c.get("disabled")]
+        if not components:
+            panels = [p for p in panels if p[0].id != panel.id]
+            continue
+        component = rng.choice(components)
+        if component["type"] == SELECT:
+            value = rng.choice(component["options"])["value"]
+            interaction = await fake.select(panel, component["custom_id"], [value], user=user)
+        else:
+            interaction = await fake.click(panel, component["custom_id"], user=user)
+        await interaction.response()  # every click is answered (an edit, a message or a refusal)
+        answered += 1
+    assert answered > 200
+    assert bot.errors == [] and fake.unknown_routes == []
+    table = service.tables.get(channel.id)
+    record = await bot.client.store.latest_table(channel.id)
+    moves = await bot.client.store.moves(record.id)
+    if table is not None:  # the live state is the stored one, and its version counts the commits
+        version, snapshot = await bot.client.store.snapshot(record.id)
+        assert version == table.version and snapshot
+        assert table.game.to_json(table.game.from_json(table.game.to_json(table.state))) == \
+            table.game.to_json(table.state)
+    assert moves  # the random players and the clock did play
