@@ -1,7 +1,7 @@
-"""Random players on the real bot: three people and an AI seat click any enabled component of any panel
-they have open (old ones too), press Take turn out of turn, while the turn clock runs out on them now and
-then. Whatever they do, the bot answers every interaction, logs no error, uses only modelled endpoints,
-and the table stays consistent with its move log."""
+"""Random players on the real bot: people (and an AI seat) click any enabled component of any panel they
+have open (old ones too), press Take turn out of turn, or type the game's commands with suggested values
+or nonsense, while the turn clock runs out on them now and then. Whatever they do, the bot answers every
+interaction, logs no error, uses only modelled endpoints, and the table stays consistent with its store."""
 
 from __future__ import annotations
 
@@ -77,3 +77,56 @@ async def test_random_clicks_never_break_a_table(fake, world, make_bot, game, op
         assert table.game.to_json(table.game.from_json(table.game.to_json(table.state))) == \
             table.game.to_json(table.state)
     assert moves  # the random players and the clock did play
+
+
+COMMANDS = {  # each command and the option its autocomplete fills
+    "trails": [("/trails place", "position"), ("/trails figure", "feature"), ("/trails confirm", None),
+               ("/trails undo", None), ("/game move", "action")],
+    "deole": [("/deole play", "choice"), ("/deole die", "die"), ("/deole track", "track"), ("/deole mode", "mode"),
+              ("/deole write", "value"), ("/deole sail", "direction"), ("/deole bonus", "bonus"),
+              ("/game move", "action")],
+}
+
+
+@pytest.mark.parametrize(("game", "seed"), [("trails", 0), ("deole", 0)])
+async def test_random_commands_never_break_a_table(fake, world, make_bot, game, seed):
+    """Typists at random: the game's commands and /game move, with values from their autocomplete or
+    nonsense, by the player to move or anyone else, while the clock runs out now and then."""
+    bot = await start_bot(fake, make_bot)
+    service = bot.client.tables
+    offset = [0.0]
+    service.clock = lambda: time.time() + offset[0]
+    channel, rng = world.general, random.Random(seed)
+    people = [world.alice, world.bob]
+    lobby = await (await fake.slash("/game new", user=world.alice, channel=channel, options={
+        "game": game, "options": "expansions=river,inns,traders" if game == "trails" else "", "turn_time": "30s",
+        "timeout": "default"})).reply()
+    await (await fake.click(lobby, "pbc:lobby:join", user=world.bob)).response()
+    mark = fake.mark()
+    await fake.click(lobby, "pbc:lobby:start", user=world.alice)
+    await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+    for _ in range(300):
+        if channel.id not in service.tables:
+            break
+        if rng.random() < 0.03:
+            offset[0] += 31
+            service.on_deadline_change()
+        table = service.tables[channel.id]
+        mover = table.seats[table.game.to_act(table.state)[0]].user_id if table.game.to_act(table.state) else None
+        user = next((p for p in people if p.id == mover), world.alice) if rng.random() < 0.85 \
+            else rng.choice([*people, world.carol])
+        command, option = rng.choice(COMMANDS[game])
+        kwargs = {}
+        if option == "position":
+            found = await fake.autocomplete(command, user=user, channel=channel, focused="position", value="")
+            if not found:
+                continue
+            position = rng.choice(found)["value"]
+            rots = await fake.autocomplete(command, user=user, channel=channel, focused="rotation", value="",
+                                           position=position)
+            kwargs = {"position": position, "rotation": rng.choice(rots)["value"] if rots else "0"}
+        elif option:
+            found = await fake.autocomplete(command, user=user, channel=channel, focused=option, value="")
+            kwargs = {option: rng.choice(found)["value"] if found and rng.random() < 0.9 else "nonsense 42"}
+        await (await fake.slash(command, user=user, channel=channel, **kwargs)).reply(timeout=15)
+    assert bot.errors == [] and fake.unknown_routes == []
