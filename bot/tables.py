@@ -600,6 +600,20 @@ class TableService:
         await self.store.set_clock(table.record.id, deadline)
         self.on_deadline_change()
 
+    # -- what the channel has not been told yet ---------------------------------------------------------
+    async def hold_events(self, table: Table, events: list[tuple[int, Event]]) -> None:
+        """Keep the events of a step answered privately for the next board (stored: a restart keeps them)."""
+        if events:
+            table.record.held_events += [[seat, e.code, e.params] for seat, e in events]
+            await self.store.set_held_events(table.record.id, table.record.held_events)
+
+    async def release_events(self, table: Table) -> list[tuple[int, Event]]:
+        """The held events, handed over once (to the board being posted)."""
+        held, table.record.held_events = table.record.held_events, []
+        if held:
+            await self.store.set_held_events(table.record.id, [])
+        return [(seat, Event(code, params)) for seat, code, params in held]
+
     def legal_notations(self, channel_id: int, user_id: int) -> list[str]:
         table = self.tables.get(channel_id)
         if table is None or table.state is None:

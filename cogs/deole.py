@@ -229,17 +229,14 @@ def deole_cog(interaction: discord.Interaction) -> DeoleCog:
 
 # -- the panel hooked into the shared board post ------------------------------------------------
 class DeolePanel(GamePanel):
-    def __init__(self) -> None:
-        # Events of the steps committed since the channel's last board post, told together in the next.
-        self.pending: dict[int, list[tuple[int, Any]]] = {}
+    tells_steps = True  # a pick's steps are told together on the board posted when it is done
 
     def board_view(self, table: Table, outcome: MoveOutcome, locale: str) -> discord.ui.View | None:
         return TurnView(locale)
 
     def event_lines(self, table: Table, outcome: MoveOutcome, names: list[str], locale: str) -> list[str] | None:
-        # Steps committed in the panel but not told yet (e.g. a /game move finishes the pick) come first.
-        events = [*self.pending.pop(table.record.channel_id, []), *outcome.events]
-        return [line for _seat, event in events if (line := event_line(event, names, locale))]
+        # The outcome carries the pick's earlier steps too (held by the table service until this board).
+        return [line for _seat, event in outcome.events if (line := event_line(event, names, locale))]
 
     def final_embeds(self, table: Table, locale: str) -> list[discord.Embed]:
         return [final_embed(table, locale)]
@@ -257,7 +254,6 @@ class DeolePanel(GamePanel):
         seat = outcome.moves[0][0] if outcome.moves else None
         if seat is None or pick_done(table, outcome, seat):
             return False
-        self.pending.setdefault(table.record.channel_id, []).extend(outcome.events)
         text, view = panel_message(table, seat, locale_of(interaction))
         await interaction.response.send_message(text, ephemeral=True, **({"view": view} if view is not None else {}))
         return True
@@ -359,8 +355,9 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
             return await answer(interaction, error_text(locale, error))
         table = outcome.table
         seat = outcome.moves[0][0]
-        self.panel.pending.setdefault(interaction.channel_id, []).extend(outcome.events)
         done = pick_done(table, outcome, seat)
+        if not done:  # told with the pick's board, even after a restart
+            await self.service.hold_events(table, outcome.events)
         text, view = self.panel_message(table, seat, locale)
         if done and view is not None:  # solo: the next roll is already up
             text = f"{tr(locale, 'panel.posted')}\n\n{text}"[:2000]
@@ -373,8 +370,8 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
             await interaction.response.send_message(text, ephemeral=True, **extra)
         if done:
             # Moves stay out of the lines: the events tell every step in words.
-            merged = MoveOutcome(table, [], [], outcome.finished, outcome.next_seats)
-            await self.game_cog.send_board(interaction.followup.send, merged, None, locale)
+            told = MoveOutcome(table, [], outcome.events, outcome.finished, outcome.next_seats)
+            await self.game_cog.send_board(interaction.followup.send, told, None, locale)
 
     # -- commands for typists -------------------------------------------------------------------
     async def _autocomplete(self, interaction: discord.Interaction, current: str,

@@ -6,6 +6,7 @@ import asyncio
 import io
 import logging
 import uuid
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -171,6 +172,10 @@ class GamePanel:
     def error_text(self, locale: str, error: Exception) -> str | None:
         """The game's own wording of a refusal (e.g. engine step names in words); ``None``: the catalogs'."""
         return None
+
+    # Whether the events of steps answered privately are held (stored) and told with the next board; a
+    # game whose end-of-turn event already tells the whole turn leaves them out.
+    tells_steps = False
 
     async def answer_step(self, interaction: discord.Interaction, table: Table, outcome: MoveOutcome) -> bool:
         """A committed ``/game move`` that is only a step of the player's turn (the same player acts next)
@@ -455,7 +460,10 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
             return await answer(interaction, own or error_text(locale, error, table.game.key if table else None))
         except Exception as error:  # the move did not commit; tell the player with an id
             return await answer(interaction, error_text(locale, error))
-        if await self.panel(outcome.table.game.key).answer_step(interaction, outcome.table, outcome):
+        panel = self.panel(outcome.table.game.key)
+        if await panel.answer_step(interaction, outcome.table, outcome):
+            if panel.tells_steps:
+                await self.service.hold_events(outcome.table, outcome.events)
             return
         await interaction.response.defer()
         await self.post_board(interaction, outcome, None, locale)
@@ -523,6 +531,8 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         with the deadline) and the board image, rendered off the event loop."""
         table = outcome.table
         locale = public_locale(table, locale)
+        # Steps told privately so far (kept in the store) come first: the board tells the whole turn.
+        outcome = replace(outcome, events=[*await self.service.release_events(table), *outcome.events])
         game = table.game
         panel = self.panel(game.key)
         names = seat_names(table)

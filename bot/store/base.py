@@ -46,6 +46,7 @@ class TableRecord:
     time_left: float | None = None  # seconds of the turn left when paused
     reminders_sent: int = 0
     settings: dict[str, Any] = field(default_factory=dict)  # clock settings besides turn_seconds (JSON)
+    held_events: list[Any] = field(default_factory=list)  # [seat, code, params] not told in the channel yet
 
 
 class Store(ABC):
@@ -90,6 +91,9 @@ class Store(ABC):
     @abstractmethod
     async def set_clock(self, table_id: int, deadline: float | None, turn_seconds: int | None = None,
                         reminders_sent: int = 0) -> None: ...
+
+    @abstractmethod
+    async def set_held_events(self, table_id: int, events: list[Any]) -> None: ...
 
     @abstractmethod
     async def set_settings(self, table_id: int, turn_seconds: int, settings: dict[str, Any]) -> None: ...

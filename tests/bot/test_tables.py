@@ -139,3 +139,25 @@ async def test_several_moves_commit_together_or_not_at_all(service):
     assert await service.store.moves(table.record.id) == []
     outcome = await service.act(CHANNEL, ALICE, ["take 2"])
     assert outcome.moves == [(0, "take 2")] and table.version == version + 1
+
+
+async def test_held_events_are_released_once_and_survive_a_restart(db_path):
+    from games.core import Event
+
+    store = SqliteStore(db_path)
+    await store.open()
+    service = TableService(store, clock=lambda: 1000.0)
+    await started(service)
+    table = service.table(CHANNEL)
+    await service.hold_events(table, [(0, Event("took", {"seat": 0, "count": 1}))])
+    await service.hold_events(table, [])  # nothing to keep: no write, nothing changes
+    await store.close()
+    await store.open()  # a restart between the step and the board
+    service = TableService(store, clock=lambda: 1000.0)
+    await service.load()
+    table = service.table(CHANNEL)
+    assert await service.release_events(table) == [(0, Event("took", {"seat": 0, "count": 1}))]
+    assert await service.release_events(table) == []  # told once
+    await service.load()
+    assert service.table(CHANNEL).record.held_events == []
+    await store.close()

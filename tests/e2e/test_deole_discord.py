@@ -164,7 +164,7 @@ def test_russian_event_lines_name_colours_in_russian():
 
 
 async def test_game_move_steps_are_answered_privately_and_told_with_the_pick(fake, world, make_bot):
-    await start_bot(fake, make_bot)
+    bot = await start_bot(fake, make_bot)
     channel = world.general
     board = await _start(fake, world, channel, [world.alice, world.bob])
     assert "the dice rolled" in board.embeds[0]["description"]  # the opening roll is announced
@@ -180,5 +180,8 @@ async def test_game_move_steps_are_answered_privately_and_told_with_the_pick(fak
         steps += 1
         assert _panel_ids(reply) or reply.content  # the next question, with its answers as buttons
         assert not [m for m in fake.channel_messages(channel) if m.seq > mark]  # nothing public yet
+        if steps == 1:  # a restart in the middle of the pick: the steps so far are still told
+            await bot.stop()
+            bot = await start_bot(fake, make_bot)
     assert steps >= 2 and _is_board(reply)
     assert " takes the " in reply.embeds[0]["description"]  # the first step (the die) is told with the pick
