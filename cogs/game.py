@@ -147,6 +147,20 @@ def detached(view: discord.ui.View) -> discord.ui.View:
     return view
 
 
+class HandView(discord.ui.View):
+    """The "My hand" button under boards of games with private views: the caller's own view, ephemerally
+    (as ``/game hand``). Persistent: it works on old boards and after a restart."""
+
+    def __init__(self, cog: GameCog, locale: str = "en") -> None:
+        super().__init__(timeout=None)
+        self.cog = cog
+        self.my_hand.label = t(locale, "button.hand")
+
+    @discord.ui.button(label="My hand", style=discord.ButtonStyle.secondary, custom_id="pbc:hand")
+    async def my_hand(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+        await self.cog.show_hand(interaction)
+
+
 class GamePanel:
     """What a game's own cog (``cogs/<key>.py``) adds to the shared board post. It registers itself with
     ``GameCog.panels[key] = panel`` in its ``setup``; the defaults add nothing, so a game without a cog
@@ -252,6 +266,7 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         self.service = bot.tables
         self.panels: dict[str, GamePanel] = {}
         bot.add_view(LobbyView(self))
+        bot.add_view(HandView(self))
         super().__init__()
 
     # -- lobby --------------------------------------------------------------------------------
@@ -551,6 +566,11 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         embed.set_image(url="attachment://board.png")
         embeds = [embed, *(panel.final_embeds(table, locale) if outcome.finished else [])][:10]
         view = None if outcome.finished else panel.board_view(table, outcome, locale)
+        if game.private_views and not outcome.finished:  # a "My hand" button beside the game's own
+            hand = HandView(self, locale)
+            view = view or discord.ui.View(timeout=None)
+            for item in hand.children:
+                view.add_item(item)  # routed by its custom id to the HandView registered at start
         if view is not None and view.is_persistent():
             view = detached(view)
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in mention_ids], everyone=False, roles=False)
@@ -588,6 +608,9 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
 
     @app_commands.command(name=_("hand"), description=_("Your private view of the game (only you see it)"))
     async def hand(self, interaction: discord.Interaction) -> None:
+        await self.show_hand(interaction)
+
+    async def show_hand(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
         table = self.service.tables.get(interaction.channel_id)
         seat = table.seat_of(interaction.user.id) if table is not None else None
@@ -597,7 +620,7 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         private = table.game.view(table.state, seat.position)
         if private == table.game.view(table.state, None):
             return await answer(interaction, t(locale, "game.no_hand"))
-        await interaction.response.defer(ephemeral=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)  # thinking: a button's answer is new
         image = await asyncio.to_thread(render_board, table.game.key, private, locale, seat_names(table))
         await interaction.followup.send(file=discord.File(io.BytesIO(image), "hand.png"), ephemeral=True)
 

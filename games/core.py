@@ -177,6 +177,7 @@ class Game(ABC):
     max_players: int
     option_specs: tuple[OptionSpec, ...] = ()
     json_version: int = 1
+    private_views = False  # seats see more than spectators (hands): boards get a "My hand" button
 
     # -- options -------------------------------------------------------------------------------
     def parse_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:

@@ -29,6 +29,7 @@ class Gems(Game):
     min_players = 2
     max_players = 4
     option_specs = ()
+    private_views = True
 
     def setup(self, players, options, seed):
         self.check_players(players)

@@ -80,6 +80,7 @@ async def test_refused_moves_are_ephemeral_and_change_nothing(fake, world, make_
 
     before = await status()
     assert "alice" in before.lower()
+    assert "pbc:hand" not in fake.channel_messages(world.general)[-1].custom_ids()  # nim has no hands
     mark = fake.mark()
     for user, action in ((world.alice, "take 9"), (world.alice, "grab some"), (world.bob, "take 1"),
                          (world.carol, "take 1")):  # illegal, malformed, out of turn, not seated
@@ -135,12 +136,19 @@ async def test_hands_stay_private_over_a_whole_game(fake, world, make_bot, view_
                 assert not held & set(re.findall(r"[a-z]+", json.dumps(view))), view
 
     assert_nothing_held_is_public()
-    for _ in range(9):  # three gems each
+    board = fake.channel_messages(world.general)[-1]
+    stranger = await (await fake.click(board, "pbc:hand", user=world.dave)).reply()
+    assert stranger.ephemeral and "not seated" in stranger.content.lower() and not stranger.attachments
+    for turn in range(9):  # three gems each
         seat = tables.tables[world.general.id].state.turn
         user = players[seat]
         own = list(hands()[seat])
-        # /game hand: the owner sees exactly their own hand, ephemerally, and nobody else's
-        reply = await (await fake.slash("/game hand", user=user, channel=world.general)).reply()
+        # /game hand or the board's "My hand" button: the owner sees exactly their own hand, ephemerally,
+        # and nobody else's
+        assert "pbc:hand" in board.custom_ids()
+        asked = fake.slash("/game hand", user=user, channel=world.general) if turn % 2 else \
+            fake.click(board, "pbc:hand", user=user)
+        reply = await (await asked).reply()
         assert reply.ephemeral and source_view(reply.attachments[0])["hand"] == own
         others = {gem for s, hand in enumerate(hands()) if s != seat for gem in hand}
         assert not others & set(json.dumps(source_view(reply.attachments[0])).replace('"', " ").split())
