@@ -607,12 +607,16 @@ class TableService:
             table.record.held_events += [[seat, e.code, e.params] for seat, e in events]
             await self.store.set_held_events(table.record.id, table.record.held_events)
 
-    async def release_events(self, table: Table) -> list[tuple[int, Event]]:
-        """The held events, handed over once (to the board being posted)."""
-        held, table.record.held_events = table.record.held_events, []
-        if held:
-            await self.store.set_held_events(table.record.id, [])
-        return [(seat, Event(code, params)) for seat, code, params in held]
+    @staticmethod
+    def held_events(table: Table) -> list[tuple[int, Event]]:
+        """The events held for the next board (kept until it is posted: see ``forget_held_events``)."""
+        return [(seat, Event(code, params)) for seat, code, params in table.record.held_events]
+
+    async def forget_held_events(self, table: Table, count: int) -> None:
+        """The first ``count`` held events were told (a board carrying them was posted)."""
+        if count:
+            table.record.held_events = table.record.held_events[count:]
+            await self.store.set_held_events(table.record.id, table.record.held_events)
 
     def legal_notations(self, channel_id: int, user_id: int) -> list[str]:
         table = self.tables.get(channel_id)

@@ -248,15 +248,14 @@ class DeolePanel(GamePanel):
     def error_text(self, locale: str, error: Exception) -> str | None:
         return deole_error(locale, error)  # /game move's refusals name the step in words too
 
-    async def answer_step(self, interaction: discord.Interaction, table: Table, outcome: MoveOutcome) -> bool:
-        """/game move in the middle of a pick: the mover gets the next question (with its buttons); the
-        channel gets one board when the pick is done, telling these steps too."""
-        seat = outcome.moves[0][0] if outcome.moves else None
-        if seat is None or pick_done(table, outcome, seat):
-            return False
-        text, view = panel_message(table, seat, locale_of(interaction))
+    def is_step(self, table: Table, outcome: MoveOutcome) -> bool:
+        """/game move in the middle of a pick; the channel gets one board when the pick is done."""
+        return bool(outcome.moves) and not pick_done(table, outcome, outcome.moves[0][0])
+
+    async def answer_step(self, interaction: discord.Interaction, table: Table, outcome: MoveOutcome) -> None:
+        """The mover gets the next question, with its buttons."""
+        text, view = panel_message(table, outcome.moves[0][0], locale_of(interaction))
         await interaction.response.send_message(text, ephemeral=True, **({"view": view} if view is not None else {}))
-        return True
 
 def event_line(event: Any, names: list[str], locale: str) -> str | None:
     if event.code == "final_score":

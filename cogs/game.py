@@ -191,11 +191,13 @@ class GamePanel:
     # game whose end-of-turn event already tells the whole turn leaves them out.
     tells_steps = False
 
-    async def answer_step(self, interaction: discord.Interaction, table: Table, outcome: MoveOutcome) -> bool:
-        """A committed ``/game move`` that is only a step of the player's turn (the same player acts next)
-        may be answered privately, with what comes next, instead of a public board: the channel then hears
-        the whole turn once it is done. Returns whether it answered the interaction."""
+    def is_step(self, table: Table, outcome: MoveOutcome) -> bool:
+        """Whether a committed ``/game move`` is only a step of the player's turn, answered privately with
+        what comes next (``answer_step``) instead of a public board: the channel hears the whole turn once."""
         return False
+
+    async def answer_step(self, interaction: discord.Interaction, table: Table, outcome: MoveOutcome) -> None:
+        """The private answer to a step (see ``is_step``)."""
 
 
 class LobbyView(discord.ui.View):
@@ -476,10 +478,10 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         except Exception as error:  # the move did not commit; tell the player with an id
             return await answer(interaction, error_text(locale, error))
         panel = self.panel(outcome.table.game.key)
-        if await panel.answer_step(interaction, outcome.table, outcome):
-            if panel.tells_steps:
+        if panel.is_step(outcome.table, outcome):
+            if panel.tells_steps:  # stored before the player hears back, so no shutdown loses it
                 await self.service.hold_events(outcome.table, outcome.events)
-            return
+            return await panel.answer_step(interaction, outcome.table, outcome)
         await interaction.response.defer()
         await self.post_board(interaction, outcome, None, locale)
 
@@ -546,8 +548,10 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         with the deadline) and the board image, rendered off the event loop."""
         table = outcome.table
         locale = public_locale(table, locale)
-        # Steps told privately so far (kept in the store) come first: the board tells the whole turn.
-        outcome = replace(outcome, events=[*await self.service.release_events(table), *outcome.events])
+        # Steps told privately so far (kept in the store) come first: the board tells the whole turn. They
+        # are forgotten only once the board is posted, so a failed post or a shutdown loses none of them.
+        held = self.service.held_events(table)
+        outcome = replace(outcome, events=[*held, *outcome.events])
         game = table.game
         panel = self.panel(game.key)
         names = seat_names(table)
@@ -576,10 +580,12 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in mention_ids], everyone=False, roles=False)
         extra = {"view": view} if view is not None else {}
         # Fresh File objects on each attempt: a retried send must not read an exhausted buffer.
-        await deliver(lambda: send(
+        posted = await deliver(lambda: send(
             content=content, embeds=embeds, allowed_mentions=mentions,
             files=[discord.File(io.BytesIO(data), name) for name, data in images], **extra,
         ))
+        if posted is not None:
+            await self.service.forget_held_events(table, len(held))
 
     @app_commands.command(name=_("status"), description=_("Who is seated and whose turn it is"))
     async def status(self, interaction: discord.Interaction) -> None:

@@ -381,15 +381,16 @@ class TrailsPanel(GamePanel):
     def final_embeds(self, table: Table, locale: str) -> list[discord.Embed]:
         return [standings_embed(table, locale)]
 
-    async def answer_step(self, interaction: discord.Interaction, table: Table, outcome: MoveOutcome) -> bool:
-        """/game move that lays, figures or takes back (the turn is not confirmed): answered privately with
-        the preview, as /trails does; the channel sees the turn once confirmed."""
-        if outcome.finished or not outcome.moves or any(text == "confirm" for _seat, text in outcome.moves):
-            return False  # a confirmed turn (even one followed by the builder's extra turn) goes on the board
+    def is_step(self, table: Table, outcome: MoveOutcome) -> bool:
+        """/game move that lays, figures or takes back: the turn is not confirmed yet (a confirmed turn goes
+        on the board, even one followed by the builder's extra turn)."""
+        return not outcome.finished and bool(outcome.moves) and all(text != "confirm" for _s, text in outcome.moves)
+
+    async def answer_step(self, interaction: discord.Interaction, table: Table, outcome: MoveOutcome) -> None:
+        """Answered privately with the preview, as /trails does."""
         head = outcome.moves[-1][1].split()[0]
         key = {"place": "cmd_reply.placed", "undo": "cmd_reply.undone"}.get(head, "cmd_reply.figured")
         await self.bot.get_cog("TrailsCog")._step_reply(interaction, table, key)
-        return True
 
     def error_text(self, locale: str, error: Exception) -> str | None:
         """``wrong_step`` with the step in words (the engine's code names it ``place``/``figure``/...)."""

@@ -141,7 +141,7 @@ async def test_several_moves_commit_together_or_not_at_all(service):
     assert outcome.moves == [(0, "take 2")] and table.version == version + 1
 
 
-async def test_held_events_are_released_once_and_survive_a_restart(db_path):
+async def test_held_events_are_kept_until_told_and_survive_a_restart(db_path):
     from games.core import Event
 
     store = SqliteStore(db_path)
@@ -149,15 +149,18 @@ async def test_held_events_are_released_once_and_survive_a_restart(db_path):
     service = TableService(store, clock=lambda: 1000.0)
     await started(service)
     table = service.table(CHANNEL)
-    await service.hold_events(table, [(0, Event("took", {"seat": 0, "count": 1}))])
+    first, second = Event("took", {"seat": 0, "count": 1}), Event("took", {"seat": 0, "count": 2})
+    await service.hold_events(table, [(0, first)])
     await service.hold_events(table, [])  # nothing to keep: no write, nothing changes
     await store.close()
     await store.open()  # a restart between the step and the board
     service = TableService(store, clock=lambda: 1000.0)
     await service.load()
     table = service.table(CHANNEL)
-    assert await service.release_events(table) == [(0, Event("took", {"seat": 0, "count": 1}))]
-    assert await service.release_events(table) == []  # told once
+    assert service.held_events(table) == [(0, first)]
+    told = len(service.held_events(table))  # a board is being posted with these...
+    await service.hold_events(table, [(0, second)])  # ...while another step is held
+    await service.forget_held_events(table, told)  # the board was posted
     await service.load()
-    assert service.table(CHANNEL).record.held_events == []
+    assert service.held_events(service.table(CHANNEL)) == [(0, second)]  # told once; the newer one kept
     await store.close()
