@@ -263,13 +263,23 @@ async def game_autocomplete(interaction: discord.Interaction, current: str) -> l
 class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play board games in this channel")):
     ai = app_commands.Group(name=_("ai"), description=_("AI seats"))
 
+    # A board post that failed every attempt (Discord down for a while) is posted again to the channel
+    # later, with the position then current, so the next player still hears it is their turn.
+    repost_delays: tuple[float, ...] = (30.0, 120.0, 600.0)
+    post_retry_delay = 0.5  # deliver's first pause between attempts (seconds, doubling)
+
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self.service = bot.tables
         self.panels: dict[str, GamePanel] = {}
+        self.reposts: dict[int, asyncio.Task[None]] = {}  # channel id -> its pending repost
         bot.add_view(LobbyView(self))
         bot.add_view(HandView(self))
         super().__init__()
+
+    async def cog_unload(self) -> None:
+        for task in self.reposts.values():
+            task.cancel()
 
     # -- lobby --------------------------------------------------------------------------------
     @app_commands.command(name=_("new"), description=_("Open a game table in this channel"))
@@ -543,9 +553,31 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         board = render_board(table.game.key, table.game.view(table.state, None), locale, names)
         return [("board.png", board), *self.panel(table.game.key).extra_images(table, locale, names)]
 
-    async def send_board(self, send: Any, outcome: MoveOutcome, headline: str | None, locale: str) -> None:
+    def schedule_repost(self, table: Table, locale: str) -> None:
+        channel_id = table.record.channel_id
+        if channel_id not in self.reposts or self.reposts[channel_id].done():
+            self.reposts[channel_id] = asyncio.get_running_loop().create_task(
+                self._repost(table, table.version, locale), name=f"repost-{channel_id}")
+
+    async def _repost(self, table: Table, version: int, locale: str) -> None:
+        for delay in self.repost_delays:
+            await asyncio.sleep(delay)
+            if table.version != version:  # the game moved on: that move's board tells the position
+                return
+            channel, _ = await self.channel_of(table)
+            finished = table.record.status == "finished"
+            next_seats = [] if finished else table.game.to_act(table.state)
+            outcome = MoveOutcome(table, [], [], finished, next_seats)
+            if await self.send_board(channel.send, outcome, t(public_locale(table, locale), "game.reposted"), locale,
+                                     repost=False):
+                return
+        log.warning("board of table %s not posted after %d reposts", table.record.id, len(self.repost_delays))
+
+    async def send_board(self, send: Any, outcome: MoveOutcome, headline: str | None, locale: str,
+                         repost: bool = True) -> bool:
         """After a committed move: what happened, the standings, whose turn (a mention of that player only,
-        with the deadline) and the board image, rendered off the event loop."""
+        with the deadline) and the board image, rendered off the event loop. Returns whether it was posted;
+        if not, it is posted again later (``repost``)."""
         table = outcome.table
         locale = public_locale(table, locale)
         # Steps told privately so far (kept in the store) come first: the board tells the whole turn. They
@@ -583,9 +615,13 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         posted = await deliver(lambda: send(
             content=content, embeds=embeds, allowed_mentions=mentions,
             files=[discord.File(io.BytesIO(data), name) for name, data in images], **extra,
-        ))
-        if posted is not None:
-            await self.service.forget_held_events(table, len(held))
+        ), first_delay=self.post_retry_delay)
+        if posted is None:
+            if repost:
+                self.schedule_repost(table, locale)
+            return False
+        await self.service.forget_held_events(table, len(held))
+        return True
 
     @app_commands.command(name=_("status"), description=_("Who is seated and whose turn it is"))
     async def status(self, interaction: discord.Interaction) -> None:

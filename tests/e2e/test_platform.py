@@ -328,3 +328,22 @@ async def test_rules_explain_each_game_in_the_players_language(fake, world, make
         assert len(fields) == 2 and words in fields[1]["value"] and len(fields[0]["value"]) > 300
     nim = await (await fake.slash("/game rules", user=world.carol, channel=world.general, game="nim")).reply()
     assert "2-4 players" in nim.embeds[0]["description"] and "fields" not in nim.embeds[0]
+
+
+async def test_a_board_that_could_not_be_posted_is_posted_again_later(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    cog = bot.client.get_cog("GameCog")
+    cog.post_retry_delay, cog.repost_delays = 0.01, (0.1, 0.1)  # seconds instead of minutes
+    await open_table(fake, world, "nim", world.bob, options="pile=10")
+    # Discord refuses every attempt at the followup (4 tries of the bot, each 5 of discord.py)...
+    fake.inject("POST", "/webhooks/*/*", status=429, retry_after=0.01, times=20)
+    mark = fake.mark()
+    await fake.slash("/game move", user=world.alice, channel=world.general, action="take 3")
+    # ...so the board comes a little later as a channel message, with the position and bob mentioned.
+    board = await fake.wait_for_message(world.general, has_image, after=mark)
+    assert board.source == "channel" and "could not be posted earlier" in board.text
+    assert board.mentions == [world.bob.id] and fake.faults[0].hits == 20
+    await asyncio.sleep(0.3)  # no second repost
+    assert len([m for m in fake.channel_messages(world.general) if m.attachments and m.seq > mark]) == 1
+    table = bot.client.tables.tables[world.general.id]
+    assert table.state.pile == 7 and len(await bot.client.store.moves(table.record.id)) == 1
