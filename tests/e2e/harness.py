@@ -30,6 +30,8 @@ from .fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeRole, FakeUse
 from .fake_discord.server import TOKEN
 from .fake_discord.world import MANAGE_CHANNELS
 
+PUBLIC_THREAD = 11
+
 BotFactory = Callable[[], Awaitable[discord.Client]]
 START_TIMEOUT = 15.0
 LOGGERS = ("discord", "asyncio")  # asyncio: exceptions of tasks nobody awaited (e.g. a re-raising on_error)
@@ -197,12 +199,13 @@ async def stop_all_bots(fake: FakeDiscord) -> None:
 
 @dataclass
 class DefaultWorld:
-    """One guild, a few channels, four players and an admin (a role with Manage Channels)."""
+    """One guild, a few channels and a thread, four players and an admin (a role with Manage Channels)."""
 
     guild: FakeGuild
     general: FakeChannel
     games: FakeChannel
     lounge: FakeChannel
+    thread: FakeChannel  # a public thread of #general, created by alice
     owner: FakeUser
     alice: FakeUser
     bob: FakeUser
@@ -230,9 +233,12 @@ def build_default_world(fake: FakeDiscord) -> DefaultWorld:
         world.add_member(guild, user)
     admin = world.add_user("admin")
     world.add_member(guild, admin, game_master)
+    general = world.add_channel(guild, "general")
     result = DefaultWorld(
         guild=guild,
-        general=world.add_channel(guild, "general"),
+        general=general,
+        thread=world.add_channel(guild, "weekend-league", type=PUBLIC_THREAD, parent=general,
+                                 owner=players["alice"]),
         games=world.add_channel(guild, "games"),
         lounge=world.add_channel(guild, "lounge"),
         owner=owner,

@@ -347,3 +347,25 @@ async def test_a_board_that_could_not_be_posted_is_posted_again_later(fake, worl
     assert len([m for m in fake.channel_messages(world.general) if m.attachments and m.seq > mark]) == 1
     table = bot.client.tables.tables[world.general.id]
     assert table.state.pile == 7 and len(await bot.client.store.moves(table.record.id)) == 1
+
+
+async def test_a_thread_has_its_own_table_beside_its_channels(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    service = bot.client.tables
+    await open_table(fake, world, "nim", world.bob, options="pile=10")  # in #general
+    lobby = await (await fake.slash("/game new", user=world.carol, channel=world.thread,
+                                    options={"game": "nim", "options": "pile=4", "turn_time": "30s"})).reply()
+    assert not lobby.ephemeral  # the thread is a place of its own, though #general has a table
+    await (await fake.click(lobby, "pbc:lobby:join", user=world.dave)).response()
+    mark = fake.mark()
+    await fake.click(lobby, "pbc:lobby:start", user=world.carol)
+    board = await fake.wait_for_message(world.thread, has_image, after=mark)
+    assert board.mentions == [world.carol.id]
+    # The clock posts into the thread too.
+    offset = [31.0]
+    service.clock = lambda: time.time() + offset[0]
+    mark = fake.mark()
+    service.on_deadline_change()
+    timeout = await fake.wait_for_message(world.thread, has_image, after=mark)
+    assert "ran out of time" in timeout.text and timeout.mentions == [world.dave.id]
+    assert service.tables[world.thread.id].state.pile == 3 and service.tables[world.general.id].state.pile == 10
