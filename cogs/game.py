@@ -18,6 +18,7 @@ from discord.ext import commands
 from bot.discord_calls import deliver
 from bot.i18n import pick_locale, t
 from bot.tables import (
+    PAUSES_PER_PLAYER,
     REPLACED_BY_AI,
     MoveOutcome,
     Table,
@@ -634,7 +635,21 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
             text = t(locale, "game.status_lobby", seats=", ".join(names))
         else:
             to_act = ", ".join(names[s] for s in table.game.to_act(table.state))
-            text = t(locale, "game.status_playing", version=table.version, players=to_act)
+            lines = [t(locale, "game.status_playing", version=table.version, players=to_act)]
+            record = table.record
+            if record.paused_at is not None:
+                by = next((s.display for s in table.seats if s.user_id == record.paused_by), "?")
+                lines.append(t(locale, "game.status_paused", player=by))
+            elif record.deadline is not None:
+                when = discord.utils.format_dt(datetime.fromtimestamp(record.deadline, tz=UTC), "R")
+                lines.append(t(locale, "clock.deadline", when=when))
+            for seat in table.seats:  # who is out, who is played by the AI, pauses left
+                notes = [t(locale, key) for key, on in (("game.status_out", seat.eliminated),
+                                                        ("game.status_ai", seat.is_ai)) if on]
+                pauses = PAUSES_PER_PLAYER - seat.pauses_used
+                notes.append(t(locale, "game.status_pauses", count=pauses))
+                lines.append(f"{seat.position + 1}. {seat.display}: {', '.join(notes)}")
+            text = "\n".join(lines)
         await answer(interaction, text)
 
     @app_commands.command(name=_("board"), description=_("Show the current board"))

@@ -256,6 +256,9 @@ async def test_pause_resume_and_substitute_through_discord(fake, world, make_bot
     assert refused.ephemeral and "own turn" in refused.content  # not bob's turn
     paused = await (await fake.slash("/game pause", user=world.alice, channel=world.general)).reply()
     assert not paused.ephemeral and "paused" in paused.content and table.record.deadline is None
+    status = await (await fake.slash("/game status", user=world.carol, channel=world.general)).reply()
+    # alice hosts: the host pauses any time without using her own two
+    assert "Paused by Alice" in status.content and "1. Alice: pauses left 2" in status.content
     early = await (await fake.slash("/game resume", user=world.bob, channel=world.general)).reply()
     assert early.ephemeral and "120 s" in early.content  # others wait 2 minutes
     substituted = await (await fake.slash("/game substitute", user=world.admin, channel=world.general,
