@@ -618,6 +618,12 @@ class TableService:
             table.record.held_events = table.record.held_events[count:]
             await self.store.set_held_events(table.record.id, table.record.held_events)
 
+    async def set_board_due(self, table: Table, due: bool) -> None:
+        """Whether the table's latest board still has to be posted (remembered across restarts)."""
+        if table.record.board_due != due:
+            table.record.board_due = due
+            await self.store.set_board_due(table.record.id, due)
+
     def legal_notations(self, channel_id: int, user_id: int) -> list[str]:
         table = self.tables.get(channel_id)
         if table is None or table.state is None:

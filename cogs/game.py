@@ -278,6 +278,11 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         bot.add_view(HandView(self))
         super().__init__()
 
+    async def cog_load(self) -> None:
+        for table in self.service.tables.values():  # boards that Discord refused before a restart
+            if table.record.board_due and table.state is not None:
+                self.schedule_repost(table, "en")
+
     async def cog_unload(self) -> None:
         for task in self.reposts.values():
             task.cancel()
@@ -558,12 +563,13 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         channel_id = table.record.channel_id
         if channel_id not in self.reposts or self.reposts[channel_id].done():
             self.reposts[channel_id] = asyncio.get_running_loop().create_task(
-                self._repost(table, table.version, locale), name=f"repost-{channel_id}")
+                self._repost(table, locale), name=f"repost-{channel_id}")
 
-    async def _repost(self, table: Table, version: int, locale: str) -> None:
+    async def _repost(self, table: Table, locale: str) -> None:
+        """While the table's latest board is due, post the current position again after each delay."""
         for delay in self.repost_delays:
             await asyncio.sleep(delay)
-            if table.version != version:  # the game moved on: that move's board tells the position
+            if not table.record.board_due:  # a later board was posted and told the position
                 return
             channel, _ = await self.channel_of(table)
             finished = table.record.status == "finished"
@@ -619,9 +625,11 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         ), first_delay=self.post_retry_delay)
         if posted is None:
             if repost:
+                await self.service.set_board_due(table, True)
                 self.schedule_repost(table, locale)
             return False
         await self.service.forget_held_events(table, len(held))
+        await self.service.set_board_due(table, False)
         return True
 
     @app_commands.command(name=_("status"), description=_("Who is seated and whose turn it is"))

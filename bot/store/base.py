@@ -47,6 +47,7 @@ class TableRecord:
     reminders_sent: int = 0
     settings: dict[str, Any] = field(default_factory=dict)  # clock settings besides turn_seconds (JSON)
     held_events: list[Any] = field(default_factory=list)  # [seat, code, params] not told in the channel yet
+    board_due: bool = False  # the latest board could not be posted yet
 
 
 class Store(ABC):
@@ -91,6 +92,9 @@ class Store(ABC):
     @abstractmethod
     async def set_clock(self, table_id: int, deadline: float | None, turn_seconds: int | None = None,
                         reminders_sent: int = 0) -> None: ...
+
+    @abstractmethod
+    async def set_board_due(self, table_id: int, due: bool) -> None: ...
 
     @abstractmethod
     async def set_held_events(self, table_id: int, events: list[Any]) -> None: ...

@@ -90,7 +90,7 @@ class SqliteStore(Store):
     async def _tables(self, where: str, params: tuple[Any, ...]) -> list[TableRecord]:
         async with self.db.execute(
             "SELECT id, guild_id, channel_id, game, options, status, host_id, seed, created_at, finished_at,"
-            f" turn_seconds, deadline, paused_at, paused_by, time_left, reminders_sent, settings, held_events"
+            f" turn_seconds, deadline, paused_at, paused_by, time_left, reminders_sent, settings, held_events, board_due"
             f" FROM game_tables WHERE {where}",
             params,
         ) as cursor:
@@ -100,7 +100,7 @@ class SqliteStore(Store):
             record = TableRecord(row[0], row[1], row[2], row[3], json.loads(row[4]), *row[5:10],
                                  turn_seconds=row[10], deadline=row[11], paused_at=row[12], paused_by=row[13],
                                  time_left=row[14], reminders_sent=row[15], settings=json.loads(row[16]),
-                                 held_events=json.loads(row[17]))
+                                 held_events=json.loads(row[17]), board_due=bool(row[18]))
             async with self.db.execute(
                 "SELECT position, user_id, display, color, eliminated, timeouts, pauses_used FROM seats"
                 " WHERE table_id = ? ORDER BY position", (record.id,),
@@ -155,6 +155,10 @@ class SqliteStore(Store):
             await self.db.execute("UPDATE game_tables SET turn_seconds = ? WHERE id = ?", (turn_seconds, table_id))
         await self.db.execute("UPDATE game_tables SET deadline = ?, reminders_sent = ? WHERE id = ?",
                               (deadline, reminders_sent, table_id))
+        await self.db.commit()
+
+    async def set_board_due(self, table_id: int, due: bool) -> None:
+        await self.db.execute("UPDATE game_tables SET board_due = ? WHERE id = ?", (int(due), table_id))
         await self.db.commit()
 
     async def set_held_events(self, table_id: int, events: list[Any]) -> None:

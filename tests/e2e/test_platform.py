@@ -372,3 +372,33 @@ async def test_a_thread_has_its_own_table_beside_its_channels(fake, world, make_
     timeout = await fake.wait_for_message(world.thread, has_image, after=mark)
     assert "ran out of time" in timeout.text and timeout.mentions == [world.dave.id]
     assert service.tables[world.thread.id].state.pile == 3 and service.tables[world.general.id].state.pile == 10
+
+
+async def test_a_board_still_due_at_a_restart_is_posted_by_the_next_process(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    bot.client.get_cog("GameCog").post_retry_delay = 0.01
+    await open_table(fake, world, "nim", world.bob, options="pile=10")
+    fake.inject("POST", "/webhooks/*/*", status=429, retry_after=0.01, times=20)
+    await (await fake.slash("/game move", user=world.alice, channel=world.general, action="take 2")).response()
+    table = bot.client.tables.tables[world.general.id]
+    for _ in range(200):  # the bot gives up on the followup after its attempts
+        if table.record.board_due:
+            break
+        await asyncio.sleep(0.02)
+    assert table.record.board_due and fake.faults[0].hits == 20
+    await bot.stop()  # before the repost, 30 s later, could run
+    mark = fake.mark()
+    bot = await start_bot(fake, make_bot)
+    cog = bot.client.get_cog("GameCog")
+    assert world.general.id in cog.reposts  # the new process found the board still due
+    cog.reposts.pop(world.general.id).cancel()  # and posts it now rather than in 30 s
+    cog.repost_delays = (0.05,)
+    cog.schedule_repost(bot.client.tables.tables[world.general.id], "en")
+    board = await fake.wait_for_message(world.general, has_image, after=mark)
+    assert "could not be posted earlier" in board.text and board.mentions == [world.bob.id]
+    record = bot.client.tables.tables[world.general.id].record
+    for _ in range(100):  # cleared once the bot has read Discord's answer
+        if not record.board_due:
+            break
+        await asyncio.sleep(0.02)
+    assert not record.board_due
