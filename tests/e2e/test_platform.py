@@ -402,3 +402,24 @@ async def test_a_board_still_due_at_a_restart_is_posted_by_the_next_process(fake
             break
         await asyncio.sleep(0.02)
     assert not record.board_due
+
+
+async def test_mine_lists_my_turns_across_the_server_and_history_the_moves(fake, world, make_bot):
+    await start_bot(fake, make_bot)
+    await open_table(fake, world, "nim", world.bob, options="pile=10")  # alice to move in #general
+    lobby = await (await fake.slash("/game new", user=world.alice, channel=world.thread,
+                                    options={"game": "nim"})).reply()
+    await (await fake.click(lobby, "pbc:lobby:join", user=world.carol)).response()
+    mark = fake.mark()
+    await fake.click(lobby, "pbc:lobby:start", user=world.alice)
+    await fake.wait_for_message(world.thread, has_image, after=mark)
+    mine = await (await fake.slash("/game mine", user=world.alice, channel=world.lounge)).reply()
+    assert mine.ephemeral and f"<#{world.general.id}>" in mine.content and f"<#{world.thread.id}>" in mine.content
+    assert mine.content.count("<t:") == 2  # each with its deadline
+    nothing = await (await fake.slash("/game mine", user=world.bob, channel=world.lounge)).reply()
+    assert "not your turn" in nothing.content
+    mark = fake.mark()
+    await fake.slash("/game move", user=world.alice, channel=world.general, action="take 3")
+    await fake.wait_for_message(world.general, has_image, after=mark)
+    history = await (await fake.slash("/game history", user=world.dave, channel=world.general)).reply()
+    assert history.ephemeral and "1. Alice: take 3" in history.content
