@@ -20,7 +20,8 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.tables import MoveOutcome, Table, TableError
-from cogs.game import GamePanel, answer, error_text, locale_of, report_command_error, seat_label, seat_names
+from cogs.board import GamePanel
+from cogs.common import answer, error_text, locale_of, report_command_error, seat_label, seat_names
 from games.core import Game, IllegalAction
 from games.deole import data as D
 from rendering.deole import render_sheets

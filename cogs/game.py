@@ -1,12 +1,11 @@
-"""``/game``: tables in a channel for every game. Thin: the table service does the work."""
+"""``/game``: tables in a channel for every game. Thin: the table service does the work; board posts
+are ``cogs/board.py``'s, helpers shared with the games' own cogs ``cogs/common.py``'s."""
 
 from __future__ import annotations
 
 import asyncio
 import io
 import logging
-import uuid
-from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,8 +14,8 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.discord_calls import deliver
-from bot.i18n import pick_locale, t
+import rendering
+from bot.i18n import t
 from bot.tables import (
     PAUSES_PER_PLAYER,
     REPLACED_BY_AI,
@@ -29,53 +28,20 @@ from bot.tables import (
     parse_duration,
     settings_changes,
 )
+from cogs.board import BoardPoster, GamePanel, HandView
+from cogs.common import (
+    answer,
+    detached,
+    error_text,
+    locale_of,
+    public_locale,
+    report_command_error,
+    seat_names,
+)
 from games import registry
 from games.core import IllegalAction
-from rendering import render_board
 
 log = logging.getLogger(__name__)
-
-
-def locale_of(interaction: discord.Interaction) -> str:
-    return pick_locale(str(interaction.locale.value) if interaction.locale else None,
-                       str(interaction.guild_locale.value) if interaction.guild_locale else None)
-
-
-def public_locale(table: Table, fallback: str) -> str:
-    """The language of a table's public posts (lobby, boards, clock): one per table, so a channel reads
-    the same whoever acts; ephemeral replies use each player's own."""
-    return table.settings.language or fallback
-
-
-def error_text(locale: str, error: Exception, game_key: str | None = None) -> str:
-    if isinstance(error, TableError):
-        return t(locale, f"error.{error.code}", **error.params)
-    if isinstance(error, IllegalAction):
-        for key in (f"{game_key}.error.{error.code}", f"error.{error.code}"):
-            text = t(locale, key, **error.params)
-            if text != key:
-                return text
-        return t(locale, "error.illegal", code=error.code)
-    error_id = uuid.uuid4().hex[:8]
-    log.exception("unexpected error %s", error_id, exc_info=error)
-    return t(locale, "error.unexpected", error_id=error_id)
-
-
-async def report_command_error(interaction: discord.Interaction, error: Exception) -> None:
-    """A command failed unexpectedly (every cog's ``cog_app_command_error``): logged with an id the user
-    sees; nothing was committed for it."""
-    original = getattr(error, "original", error)
-    try:
-        await answer(interaction, error_text(locale_of(interaction), original))
-    except discord.HTTPException:
-        log.warning("could not report error to the user")
-
-
-async def answer(interaction: discord.Interaction, text: str, ephemeral: bool = True) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=ephemeral)
-    else:
-        await interaction.response.send_message(text, ephemeral=ephemeral)
 
 
 def parse_options(text: str | None) -> dict[str, str]:
@@ -85,19 +51,6 @@ def parse_options(text: str | None) -> dict[str, str]:
         key, _, value = piece.partition("=")
         options[key.strip().lower()] = value.strip()
     return options
-
-
-def seat_names(table: Table) -> list[str]:
-    return [s.display for s in table.seats]
-
-
-def seat_label(names: list[str], key: str, value: Any) -> Any:
-    """Event parameters that name seats (``seat``, ``*_seat``, ``seats``, ``*_seats``) show player names."""
-    if (key == "seat" or key.endswith("_seat")) and isinstance(value, int):
-        return names[value]
-    if (key == "seats" or key.endswith("_seats")) and isinstance(value, (list, tuple)):
-        return ", ".join(names[v] for v in value)
-    return value
 
 
 TIMEOUT_CHOICES = [
@@ -138,67 +91,6 @@ def lobby_embed(table: Table, locale: str) -> discord.Embed:
     options = ", ".join(f"{k}={v}" for k, v in table.record.options.items() if v != "")  # unset text options
     embed.set_footer(text="\n".join(filter(None, [options, settings_text(table, locale)])))
     return embed
-
-
-def detached(view: discord.ui.View) -> discord.ui.View:
-    """A copy of a persistent view (registered once with ``bot.add_view``) to send with a message.
-    Stopped before sending, so discord.py does not keep one view object per message forever; clicks are
-    routed by custom id to the registered one."""
-    view.stop()
-    return view
-
-
-class HandView(discord.ui.View):
-    """The "My hand" button under boards of games with private views: the caller's own view, ephemerally
-    (as ``/game hand``). Persistent: it works on old boards and after a restart."""
-
-    def __init__(self, cog: GameCog, locale: str = "en") -> None:
-        super().__init__(timeout=None)
-        self.cog = cog
-        self.my_hand.label = t(locale, "button.hand")
-
-    @discord.ui.button(label="My hand", style=discord.ButtonStyle.secondary, custom_id="pbc:hand")
-    async def my_hand(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
-        await self.cog.show_hand(interaction)
-
-
-class GamePanel:
-    """What a game's own cog (``cogs/<key>.py``) adds to the shared board post. It registers itself with
-    ``GameCog.panels[key] = panel`` in its ``setup``; the defaults add nothing, so a game without a cog
-    is played with ``/game move`` alone."""
-
-    def board_view(self, table: Table, outcome: MoveOutcome, locale: str) -> discord.ui.View | None:
-        """Components under a board post of a game still running (e.g. a persistent "Take turn" button)."""
-        return None
-
-    def event_lines(self, table: Table, outcome: MoveOutcome, names: list[str], locale: str) -> list[str] | None:
-        """Sentences telling the outcome (its events, in words) instead of the moves in notation and the
-        catalogs' ``<key>.event.<code>`` lines; ``None`` keeps those."""
-        return None
-
-    def final_embeds(self, table: Table, locale: str) -> list[discord.Embed]:
-        """Extra embeds for the last board post (e.g. the scoring breakdown per player)."""
-        return []
-
-    def extra_images(self, table: Table, locale: str, names: list[str]) -> list[tuple[str, bytes]]:
-        """More public images posted with the board, as (file name, PNG); called in a worker thread."""
-        return []
-
-    def error_text(self, locale: str, error: Exception) -> str | None:
-        """The game's own wording of a refusal (e.g. engine step names in words); ``None``: the catalogs'."""
-        return None
-
-    # Whether the events of steps answered privately are held (stored) and told with the next board; a
-    # game whose end-of-turn event already tells the whole turn leaves them out.
-    tells_steps = False
-
-    def is_step(self, table: Table, outcome: MoveOutcome) -> bool:
-        """Whether a committed ``/game move`` is only a step of the player's turn, answered privately with
-        what comes next (``answer_step``) instead of a public board: the channel hears the whole turn once."""
-        return False
-
-    async def answer_step(self, interaction: discord.Interaction, table: Table, outcome: MoveOutcome) -> None:
-        """The private answer to a step (see ``is_step``)."""
 
 
 class LobbyView(discord.ui.View):
@@ -261,13 +153,9 @@ async def game_autocomplete(interaction: discord.Interaction, current: str) -> l
             for k in registry.game_keys() if current.lower() in k][:25]
 
 
-class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play board games in this channel")):
+class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
+              group_description=_("Play board games in this channel")):
     ai = app_commands.Group(name=_("ai"), description=_("AI seats"))
-
-    # A board post that failed every attempt (Discord down for a while) is posted again to the channel
-    # later, with the position then current, so the next player still hears it is their turn.
-    repost_delays: tuple[float, ...] = (30.0, 120.0, 600.0)
-    post_retry_delay = 0.5  # deliver's first pause between attempts (seconds, doubling)
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
@@ -501,137 +389,6 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         await interaction.response.defer()
         await self.post_board(interaction, outcome, None, locale)
 
-    async def post_board(self, interaction: discord.Interaction, outcome: MoveOutcome, headline: str | None,
-                         locale: str) -> None:
-        await self.send_board(interaction.followup.send, outcome, headline, locale)
-
-    async def announce_timeout(self, outcome: MoveOutcome) -> None:
-        """Called by the turn clock: say what the clock did, in the table's channel."""
-        table = outcome.table
-        channel, locale = await self.channel_of(table)
-        player = table.seats[outcome.timed_out_seat].display
-        headline = t(locale, f"clock.{outcome.timeout}", player=player)
-        await self.send_board(channel.send, outcome, headline, locale)
-
-    async def channel_of(self, table: Table) -> tuple[Any, str]:
-        channel = self.bot.get_channel(table.record.channel_id) or await self.bot.fetch_channel(table.record.channel_id)
-        guild = getattr(channel, "guild", None)
-        return channel, public_locale(table, pick_locale(str(guild.preferred_locale.value) if guild else None))
-
-    async def announce_reminder(self, table: Table, seat: int) -> None:
-        """Called by the turn clock: remind the player to move (a mention of that player only)."""
-        user_id = table.seats[seat].user_id
-        if user_id is None or table.record.deadline is None:
-            return
-        channel, locale = await self.channel_of(table)
-        when = discord.utils.format_dt(datetime.fromtimestamp(table.record.deadline, tz=UTC), "R")
-        # The game's Take turn button comes with the reminder: the player acts from there.
-        view = self.panel(table.game.key).board_view(table, MoveOutcome(table, [], [], False, [seat]), locale)
-        extra = {"view": detached(view)} if view is not None and view.is_persistent() else {}
-        await deliver(lambda: channel.send(
-            t(locale, "clock.reminder", mention=f"<@{user_id}>", when=when),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)], everyone=False, roles=False),
-            **extra,
-        ))
-
-    def panel(self, game_key: str) -> GamePanel:
-        return self.panels.get(game_key) or GamePanel()
-
-    def story_lines(self, table: Table, outcome: MoveOutcome, names: list[str], locale: str) -> list[str]:
-        """What happened: the game's own sentences when its panel tells them, else each move in notation
-        followed by the catalogs' ``<key>.event.<code>`` lines."""
-        told = self.panel(table.game.key).event_lines(table, outcome, names, locale)
-        if told is not None:
-            return told
-        key = table.game.key
-        lines = [t(locale, "game.move", player=names[seat], move=notation)
-                 for seat, notation in outcome.moves if not notation.startswith("@")]  # "@": the clock's entries
-        for _seat, event in outcome.events:
-            params = {k: seat_label(names, k, v) for k, v in event.params.items()}
-            text = t(locale, f"{key}.event.{event.code}", **params)
-            if text != f"{key}.event.{event.code}":
-                lines.append(text)
-        return lines
-
-    def board_images(self, table: Table, locale: str) -> list[tuple[str, bytes]]:
-        """The public board image and the game's extra ones (blocking: call in a thread)."""
-        names = seat_names(table)
-        board = render_board(table.game.key, table.game.view(table.state, None), locale, names)
-        return [("board.png", board), *self.panel(table.game.key).extra_images(table, locale, names)]
-
-    def schedule_repost(self, table: Table, locale: str) -> None:
-        channel_id = table.record.channel_id
-        if channel_id not in self.reposts or self.reposts[channel_id].done():
-            self.reposts[channel_id] = asyncio.get_running_loop().create_task(
-                self._repost(table, locale), name=f"repost-{channel_id}")
-
-    async def _repost(self, table: Table, locale: str) -> None:
-        """While the table's latest board is due, post the current position again after each delay."""
-        for delay in self.repost_delays:
-            await asyncio.sleep(delay)
-            if not table.record.board_due:  # a later board was posted and told the position
-                return
-            channel, _ = await self.channel_of(table)
-            finished = table.record.status == "finished"
-            next_seats = [] if finished else table.game.to_act(table.state)
-            outcome = MoveOutcome(table, [], [], finished, next_seats)
-            if await self.send_board(channel.send, outcome, t(public_locale(table, locale), "game.reposted"), locale,
-                                     repost=False):
-                return
-        log.warning("board of table %s not posted after %d reposts", table.record.id, len(self.repost_delays))
-
-    async def send_board(self, send: Any, outcome: MoveOutcome, headline: str | None, locale: str,
-                         repost: bool = True) -> bool:
-        """After a committed move: what happened, the standings, whose turn (a mention of that player only,
-        with the deadline) and the board image, rendered off the event loop. Returns whether it was posted;
-        if not, it is posted again later (``repost``)."""
-        table = outcome.table
-        locale = public_locale(table, locale)
-        # Steps told privately so far (kept in the store) come first: the board tells the whole turn. They
-        # are forgotten only once the board is posted, so a failed post or a shutdown loses none of them.
-        held = self.service.held_events(table)
-        outcome = replace(outcome, events=[*held, *outcome.events])
-        game = table.game
-        panel = self.panel(game.key)
-        names = seat_names(table)
-        lines = [headline] if headline else []
-        lines += self.story_lines(table, outcome, names, locale)
-        embed = discord.Embed(description="\n".join(lines)[:4000] or None, colour=discord.Colour.green())
-        result = game.result(table.state)
-        embed.add_field(name=t(locale, "game.standings"),
-                        value="\n".join(f"{p.rank}. {names[p.seat]}: {p.score}" for p in result.ranking))
-        mention_ids = [table.seats[s].user_id for s in outcome.next_seats if table.seats[s].user_id]
-        content = t(locale, "game.over") if outcome.finished else " ".join(f"<@{u}>" for u in mention_ids) or None
-        if not outcome.finished and table.record.deadline is not None:
-            when = discord.utils.format_dt(datetime.fromtimestamp(table.record.deadline, tz=UTC), "R")
-            content = f"{content or ''} {t(locale, 'clock.deadline', when=when)}".strip()
-        images = await asyncio.to_thread(self.board_images, table, locale)
-        embed.set_image(url="attachment://board.png")
-        embeds = [embed, *(panel.final_embeds(table, locale) if outcome.finished else [])][:10]
-        view = None if outcome.finished else panel.board_view(table, outcome, locale)
-        if game.private_views and not outcome.finished:  # a "My hand" button beside the game's own
-            hand = HandView(self, locale)
-            view = view or discord.ui.View(timeout=None)
-            for item in hand.children:
-                view.add_item(item)  # routed by its custom id to the HandView registered at start
-        if view is not None and view.is_persistent():
-            view = detached(view)
-        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in mention_ids], everyone=False, roles=False)
-        extra = {"view": view} if view is not None else {}
-        # Fresh File objects on each attempt: a retried send must not read an exhausted buffer.
-        posted = await deliver(lambda: send(
-            content=content, embeds=embeds, allowed_mentions=mentions,
-            files=[discord.File(io.BytesIO(data), name) for name, data in images], **extra,
-        ), first_delay=self.post_retry_delay)
-        if posted is None:
-            if repost:
-                await self.service.set_board_due(table, True)
-                self.schedule_repost(table, locale)
-            return False
-        await self.service.forget_held_events(table, len(held))
-        await self.service.set_board_due(table, False)
-        return True
-
     @app_commands.command(name=_("status"), description=_("Who is seated and whose turn it is"))
     async def status(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
@@ -686,7 +443,8 @@ class GameCog(commands.GroupCog, group_name=_("game"), group_description=_("Play
         if private == table.game.view(table.state, None):
             return await answer(interaction, t(locale, "game.no_hand"))
         await interaction.response.defer(ephemeral=True, thinking=True)  # thinking: a button's answer is new
-        image = await asyncio.to_thread(render_board, table.game.key, private, locale, seat_names(table))
+        image = await asyncio.to_thread(rendering.render_board, table.game.key, private, locale,
+                                        seat_names(table))
         await interaction.followup.send(file=discord.File(io.BytesIO(image), "hand.png"), ephemeral=True)
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:

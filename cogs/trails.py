@@ -27,7 +27,8 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.tables import MoveOutcome, Table, TableError
-from cogs.game import GamePanel, answer, error_text, locale_of, report_command_error, seat_names
+from cogs.board import GamePanel
+from cogs.common import answer, error_text, locale_of, report_command_error, seat_names
 from games.core import IllegalAction
 from games.trails.actions import UNDO, Figure, figure, format_action
 from games.trails.tiles import EDGE_NAMES, GOODS, TILE_TYPES

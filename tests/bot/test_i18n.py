@@ -29,7 +29,7 @@ def test_locale_choice_and_formatting():
 
 
 def test_seat_parameters_become_player_names():
-    from cogs.game import seat_label
+    from cogs.common import seat_label
 
     names = ["alice", "bob", "carol"]
     assert seat_label(names, "seat", 1) == "bob"

@@ -1,0 +1,220 @@
+"""Board posts, shared by every game: what happened, the standings, whose turn, the images, and the
+game's own additions (its ``GamePanel``); reminders and timeouts of the turn clock; reposts when Discord
+refuses a post for a while."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+
+import rendering
+from bot.discord_calls import deliver
+from bot.i18n import pick_locale, t
+from bot.tables import MoveOutcome, Table, TableService
+from cogs.common import detached, public_locale, seat_label, seat_names
+
+log = logging.getLogger(__name__)
+
+
+class HandView(discord.ui.View):
+    """The "My hand" button under boards of games with private views: the caller's own view, ephemerally
+    (as ``/game hand``). Persistent: it works on old boards and after a restart."""
+
+    def __init__(self, cog: Any, locale: str = "en") -> None:  # the GameCog: it has show_hand
+        super().__init__(timeout=None)
+        self.cog = cog
+        self.my_hand.label = t(locale, "button.hand")
+
+    @discord.ui.button(label="My hand", style=discord.ButtonStyle.secondary, custom_id="pbc:hand")
+    async def my_hand(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
+        await self.cog.show_hand(interaction)
+
+
+class GamePanel:
+    """What a game's own cog (``cogs/<key>.py``) adds to the shared board post. It registers itself with
+    ``GameCog.panels[key] = panel`` in its ``setup``; the defaults add nothing, so a game without a cog
+    is played with ``/game move`` alone."""
+
+    def board_view(self, table: Table, outcome: MoveOutcome, locale: str) -> discord.ui.View | None:
+        """Components under a board post of a game still running (e.g. a persistent "Take turn" button)."""
+        return None
+
+    def event_lines(self, table: Table, outcome: MoveOutcome, names: list[str], locale: str) -> list[str] | None:
+        """Sentences telling the outcome (its events, in words) instead of the moves in notation and the
+        catalogs' ``<key>.event.<code>`` lines; ``None`` keeps those."""
+        return None
+
+    def final_embeds(self, table: Table, locale: str) -> list[discord.Embed]:
+        """Extra embeds for the last board post (e.g. the scoring breakdown per player)."""
+        return []
+
+    def extra_images(self, table: Table, locale: str, names: list[str]) -> list[tuple[str, bytes]]:
+        """More public images posted with the board, as (file name, PNG); called in a worker thread."""
+        return []
+
+    def error_text(self, locale: str, error: Exception) -> str | None:
+        """The game's own wording of a refusal (e.g. engine step names in words); ``None``: the catalogs'."""
+        return None
+
+    # Whether the events of steps answered privately are held (stored) and told with the next board; a
+    # game whose end-of-turn event already tells the whole turn leaves them out.
+    tells_steps = False
+
+    def is_step(self, table: Table, outcome: MoveOutcome) -> bool:
+        """Whether a committed ``/game move`` is only a step of the player's turn, answered privately with
+        what comes next (``answer_step``) instead of a public board: the channel hears the whole turn once."""
+        return False
+
+    async def answer_step(self, interaction: discord.Interaction, table: Table, outcome: MoveOutcome) -> None:
+        """The private answer to a step (see ``is_step``)."""
+
+
+class BoardPoster:
+    """The board posting half of ``GameCog`` (a mixin; ``GameCog.__init__`` sets these)."""
+
+    bot: Any
+    service: TableService
+    panels: dict[str, GamePanel]  # game key -> the game's panel
+    reposts: dict[int, asyncio.Task[None]]  # channel id -> its pending repost
+
+    # A board post that failed every attempt (Discord down for a while) is posted again to the channel
+    # later, with the position then current, so the next player still hears it is their turn.
+    repost_delays: tuple[float, ...] = (30.0, 120.0, 600.0)
+    post_retry_delay = 0.5  # deliver's first pause between attempts (seconds, doubling)
+
+    async def post_board(self, interaction: discord.Interaction, outcome: MoveOutcome, headline: str | None,
+                         locale: str) -> None:
+        await self.send_board(interaction.followup.send, outcome, headline, locale)
+
+    async def announce_timeout(self, outcome: MoveOutcome) -> None:
+        """Called by the turn clock: say what the clock did, in the table's channel."""
+        table = outcome.table
+        channel, locale = await self.channel_of(table)
+        player = table.seats[outcome.timed_out_seat].display
+        headline = t(locale, f"clock.{outcome.timeout}", player=player)
+        await self.send_board(channel.send, outcome, headline, locale)
+
+    async def channel_of(self, table: Table) -> tuple[Any, str]:
+        channel = self.bot.get_channel(table.record.channel_id) or await self.bot.fetch_channel(table.record.channel_id)
+        guild = getattr(channel, "guild", None)
+        return channel, public_locale(table, pick_locale(str(guild.preferred_locale.value) if guild else None))
+
+    async def announce_reminder(self, table: Table, seat: int) -> None:
+        """Called by the turn clock: remind the player to move (a mention of that player only)."""
+        user_id = table.seats[seat].user_id
+        if user_id is None or table.record.deadline is None:
+            return
+        channel, locale = await self.channel_of(table)
+        when = discord.utils.format_dt(datetime.fromtimestamp(table.record.deadline, tz=UTC), "R")
+        # The game's Take turn button comes with the reminder: the player acts from there.
+        view = self.panel(table.game.key).board_view(table, MoveOutcome(table, [], [], False, [seat]), locale)
+        extra = {"view": detached(view)} if view is not None and view.is_persistent() else {}
+        await deliver(lambda: channel.send(
+            t(locale, "clock.reminder", mention=f"<@{user_id}>", when=when),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)], everyone=False, roles=False),
+            **extra,
+        ))
+
+    def panel(self, game_key: str) -> GamePanel:
+        return self.panels.get(game_key) or GamePanel()
+
+    def story_lines(self, table: Table, outcome: MoveOutcome, names: list[str], locale: str) -> list[str]:
+        """What happened: the game's own sentences when its panel tells them, else each move in notation
+        followed by the catalogs' ``<key>.event.<code>`` lines."""
+        told = self.panel(table.game.key).event_lines(table, outcome, names, locale)
+        if told is not None:
+            return told
+        key = table.game.key
+        lines = [t(locale, "game.move", player=names[seat], move=notation)
+                 for seat, notation in outcome.moves if not notation.startswith("@")]  # "@": the clock's entries
+        for _seat, event in outcome.events:
+            params = {k: seat_label(names, k, v) for k, v in event.params.items()}
+            text = t(locale, f"{key}.event.{event.code}", **params)
+            if text != f"{key}.event.{event.code}":
+                lines.append(text)
+        return lines
+
+    def board_images(self, table: Table, locale: str) -> list[tuple[str, bytes]]:
+        """The public board image and the game's extra ones (blocking: call in a thread)."""
+        names = seat_names(table)
+        board = rendering.render_board(table.game.key, table.game.view(table.state, None), locale, names)
+        return [("board.png", board), *self.panel(table.game.key).extra_images(table, locale, names)]
+
+    def schedule_repost(self, table: Table, locale: str) -> None:
+        channel_id = table.record.channel_id
+        if channel_id not in self.reposts or self.reposts[channel_id].done():
+            self.reposts[channel_id] = asyncio.get_running_loop().create_task(
+                self._repost(table, locale), name=f"repost-{channel_id}")
+
+    async def _repost(self, table: Table, locale: str) -> None:
+        """While the table's latest board is due, post the current position again after each delay."""
+        for delay in self.repost_delays:
+            await asyncio.sleep(delay)
+            if not table.record.board_due:  # a later board was posted and told the position
+                return
+            channel, _ = await self.channel_of(table)
+            finished = table.record.status == "finished"
+            next_seats = [] if finished else table.game.to_act(table.state)
+            outcome = MoveOutcome(table, [], [], finished, next_seats)
+            if await self.send_board(channel.send, outcome, t(public_locale(table, locale), "game.reposted"), locale,
+                                     repost=False):
+                return
+        log.warning("board of table %s not posted after %d reposts", table.record.id, len(self.repost_delays))
+
+    async def send_board(self, send: Any, outcome: MoveOutcome, headline: str | None, locale: str,
+                         repost: bool = True) -> bool:
+        """After a committed move: what happened, the standings, whose turn (a mention of that player only,
+        with the deadline) and the board image, rendered off the event loop. Returns whether it was posted;
+        if not, it is posted again later (``repost``)."""
+        table = outcome.table
+        locale = public_locale(table, locale)
+        # Steps told privately so far (kept in the store) come first: the board tells the whole turn. They
+        # are forgotten only once the board is posted, so a failed post or a shutdown loses none of them.
+        held = self.service.held_events(table)
+        outcome = replace(outcome, events=[*held, *outcome.events])
+        game = table.game
+        panel = self.panel(game.key)
+        names = seat_names(table)
+        lines = [headline] if headline else []
+        lines += self.story_lines(table, outcome, names, locale)
+        embed = discord.Embed(description="\n".join(lines)[:4000] or None, colour=discord.Colour.green())
+        result = game.result(table.state)
+        embed.add_field(name=t(locale, "game.standings"),
+                        value="\n".join(f"{p.rank}. {names[p.seat]}: {p.score}" for p in result.ranking))
+        mention_ids = [table.seats[s].user_id for s in outcome.next_seats if table.seats[s].user_id]
+        content = t(locale, "game.over") if outcome.finished else " ".join(f"<@{u}>" for u in mention_ids) or None
+        if not outcome.finished and table.record.deadline is not None:
+            when = discord.utils.format_dt(datetime.fromtimestamp(table.record.deadline, tz=UTC), "R")
+            content = f"{content or ''} {t(locale, 'clock.deadline', when=when)}".strip()
+        images = await asyncio.to_thread(self.board_images, table, locale)
+        embed.set_image(url="attachment://board.png")
+        embeds = [embed, *(panel.final_embeds(table, locale) if outcome.finished else [])][:10]
+        view = None if outcome.finished else panel.board_view(table, outcome, locale)
+        if game.private_views and not outcome.finished:  # a "My hand" button beside the game's own
+            hand = HandView(self, locale)
+            view = view or discord.ui.View(timeout=None)
+            for item in hand.children:
+                view.add_item(item)  # routed by its custom id to the HandView registered at start
+        if view is not None and view.is_persistent():
+            view = detached(view)
+        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in mention_ids], everyone=False, roles=False)
+        extra = {"view": view} if view is not None else {}
+        # Fresh File objects on each attempt: a retried send must not read an exhausted buffer.
+        posted = await deliver(lambda: send(
+            content=content, embeds=embeds, allowed_mentions=mentions,
+            files=[discord.File(io.BytesIO(data), name) for name, data in images], **extra,
+        ), first_delay=self.post_retry_delay)
+        if posted is None:
+            if repost:
+                await self.service.set_board_due(table, True)
+                self.schedule_repost(table, locale)
+            return False
+        await self.service.forget_held_events(table, len(held))
+        await self.service.set_board_due(table, False)
+        return True
