@@ -96,8 +96,7 @@ async def test_refused_moves_are_ephemeral_and_change_nothing(fake, world, make_
 @pytest.fixture
 def view_in_images(monkeypatch):
     """Every image the bot renders carries the view it was drawn from (a PNG text chunk), so a test can
-    read the source view of any posted image. (discord.py loads a cog as a fresh module, which imports
-    ``render_board`` from ``rendering`` when the bot starts: patch it there, before.)"""
+    read the source view of any posted image. (The cogs call ``rendering.render_board``: patched there.)"""
     real = rendering.render_board
 
     def render_with_view(game_key, view, locale="en", names=None):
