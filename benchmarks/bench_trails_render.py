@@ -13,23 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.ai import RandomAI  # noqa: E402
-from games.registry import get  # noqa: E402
 from rendering.trails import render_board, render_preview  # noqa: E402
-
-
-def view_at(tiles: int | None, seed: int) -> dict:
-    """A real 4-player game with River, Inns & Cathedrals and Traders & Builders, played to ``tiles`` tiles."""
-    game = get("trails")
-    state = game.setup(4, {"expansions": "river,inns,traders"}, seed)
-    ai = RandomAI(seed)
-    while not game.is_over(state):
-        view = game.view(state, None)
-        if tiles is not None and len(view["board"]) >= tiles and view["turn"]["phase"] == "place":
-            return view
-        seat = game.to_act(state)[0]
-        game.apply(state, seat, ai.choose(game, state, seat))
-    return game.view(state, None)
+from tests.rendering.trails.boards import game_view  # noqa: E402  (real 4-player games, all expansions)
 
 
 def measure(label: str, render, repeats: int) -> None:
@@ -51,10 +36,10 @@ def main() -> None:
     repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 50
     names = ["Alice", "Борис", "Carol", "Dmitri"]
     for label, tiles in (("early (10 tiles)", 10), ("middle (60 tiles)", 60), ("finished", None)):
-        view = view_at(tiles, seed=11)
+        view = game_view(tiles, seed=11)
         label = f"{label}, {len(view['board'])} on board"
         measure(f"board {label}", lambda view=view: render_board(view, names, "ru"), repeats)
-    view = view_at(60, seed=11)
+    view = game_view(60, seed=11)
     x, y = view["turn"]["legal_positions"][0]
     rot = view["turn"]["legal_rotations"][f"{x},{y}"][0]
     measure("preview (middle game)", lambda: render_preview(view, x, y, rot, names), repeats)

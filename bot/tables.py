@@ -443,10 +443,6 @@ class TableService:
         self.on_deadline_change()
         return table
 
-    async def change_turn_time(self, channel_id: int, user_id: int, seconds: int,
-                               manage_channels: bool = False) -> Table:
-        return await self.update_settings(channel_id, user_id, manage_channels, turn_seconds=seconds)
-
     async def update_settings(self, channel_id: int, user_id: int, manage_channels: bool = False,
                               turn_seconds: int | None = None, **changes: Any) -> Table:
         """The host or a member with Manage Channels changes the clock settings (``changes``: fields of

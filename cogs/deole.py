@@ -316,16 +316,13 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
             raise TableError("not_your_turn")
         return table, seat.position
 
-    def panel_message(self, table: Table, seat: int, locale: str) -> tuple[str, discord.ui.View | None]:
-        return panel_message(table, seat, locale)
-
     async def open_panel(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
         try:
             table, seat = self._mover(interaction)
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
-        text, view = self.panel_message(table, seat, locale)
+        text, view = panel_message(table, seat, locale)
         extra = {"view": view} if view is not None else {}
         await interaction.response.send_message(text, ephemeral=True, **extra)
 
@@ -358,7 +355,7 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
         done = pick_done(table, outcome, seat)
         if not done:  # told with the pick's board, even after a restart
             await self.service.hold_events(table, outcome.events)
-        text, view = self.panel_message(table, seat, locale)
+        text, view = panel_message(table, seat, locale)
         if done and view is not None:  # solo: the next roll is already up
             text = f"{tr(locale, 'panel.posted')}\n\n{text}"[:2000]
         elif done:

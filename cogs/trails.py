@@ -391,7 +391,7 @@ class TrailsPanel(GamePanel):
         """Answered privately with the preview, as /trails does."""
         head = outcome.moves[-1][1].split()[0]
         key = {"place": "cmd_reply.placed", "undo": "cmd_reply.undone"}.get(head, "cmd_reply.figured")
-        await self.bot.get_cog("TrailsCog")._step_reply(interaction, table, key)
+        await self.bot.get_cog("TrailsCog").step_reply(interaction, table, key)
 
     def error_text(self, locale: str, error: Exception) -> str | None:
         """``wrong_step`` with the step in words (the engine's code names it ``place``/``figure``/...)."""
@@ -678,7 +678,7 @@ class TrailsCog(commands.GroupCog, group_name=_("trails"),
             await answer(interaction, error_text(locale, error))
         return None
 
-    async def _step_reply(self, interaction: discord.Interaction, table: Table, key: str) -> None:
+    async def step_reply(self, interaction: discord.Interaction, table: Table, key: str) -> None:
         """The ephemeral answer to a step: where things stand, with a preview of the pending tile."""
         locale = locale_of(interaction)
         state = table.state
@@ -719,7 +719,7 @@ class TrailsCog(commands.GroupCog, group_name=_("trails"),
             return await answer(interaction, tr(locale, "cmd_reply.bad_place", position=position, rotation=rotation))
         moves = ["undo"] * UNDO_STEPS.get(table.state.phase, 0) + [f"place {spot[0]},{spot[1]} r{int(digits) % 360}"]
         if await self._act(interaction, moves) is not None:
-            await self._step_reply(interaction, table, "cmd_reply.placed")
+            await self.step_reply(interaction, table, "cmd_reply.placed")
 
     @app_commands.command(name=_("figure"), description=_("Put a figure on the tile you laid, or none"))
     @app_commands.rename(feature=_("feature"))
@@ -741,7 +741,7 @@ class TrailsCog(commands.GroupCog, group_name=_("trails"),
             moves = [*undo, f"figure {wanted}"]
         if moves and await self._act(interaction, moves) is None:
             return
-        await self._step_reply(interaction, table, "cmd_reply.figured")
+        await self.step_reply(interaction, table, "cmd_reply.figured")
 
     @app_commands.command(name=_("confirm"), description=_("End your turn: the tile and figure are played"))
     async def confirm(self, interaction: discord.Interaction) -> None:
@@ -755,7 +755,7 @@ class TrailsCog(commands.GroupCog, group_name=_("trails"),
         except TableError as error:
             return await answer(interaction, error_text(locale, error, KEY))
         if await self._act(interaction, ["undo"]) is not None:
-            await self._step_reply(interaction, table, "cmd_reply.undone")
+            await self.step_reply(interaction, table, "cmd_reply.undone")
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         await report_command_error(interaction, error)

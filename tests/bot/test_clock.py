@@ -240,12 +240,12 @@ async def test_settings_only_in_lobby_or_paused_and_mine(setup):
     service, now, store = setup
     table = await start_three(service, turn_seconds=100)
     with pytest.raises(TableError) as error:
-        await service.change_turn_time(CHANNEL, ALICE, 600)  # running turn
+        await service.update_settings(CHANNEL, ALICE, turn_seconds=600)  # running turn
     assert error.value.code == "settings_when_paused"
     with pytest.raises(TableError):
-        await service.change_turn_time(CHANNEL, BOB, 600)  # not the host
+        await service.update_settings(CHANNEL, BOB, turn_seconds=600)  # not the host
     await service.pause(CHANNEL, ALICE)
-    await service.change_turn_time(CHANNEL, ALICE, 600)
+    await service.update_settings(CHANNEL, ALICE, turn_seconds=600)
     await service.resume(CHANNEL, ALICE)
     await service.act(CHANNEL, ALICE, "take 1")
     assert table.record.deadline == now.now + 600  # the next turn uses the new time
