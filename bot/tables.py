@@ -1,17 +1,20 @@
 """The table service: lobby, seats, turns and permissions, over a store. No Discord in here.
 
-Every state change of a table happens under that table's lock; a move is applied to a copy
-of the state restored from JSON, committed with a version check, and only then becomes the live state,
-so a rejected or failed move changes nothing.
+Every state change of a table happens under that table's lock, and what was checked before the lock
+is checked again inside it (``_locked``), so two clicks at once see one after the other. A move is
+applied to a copy of the state restored from JSON, committed with a version check, and only then becomes
+the live state, so a rejected or failed move changes nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -21,6 +24,7 @@ from games import registry
 from games.ai import RandomAI
 from games.core import Event, Game, IllegalAction
 
+log = logging.getLogger(__name__)
 
 class TableError(Exception):
     """A refusal the user sees, localised by the bot as ``error.<code>``."""
@@ -60,6 +64,28 @@ class MoveOutcome:
     next_seats: list[int]
     timeout: str | None = None  # what a missed deadline did: "default", "eliminated" or "replaced" (by an AI)
     timed_out_seat: int | None = None
+    # Whether the channel hears of it with a board: a turn ended (or the game), not a step of a turn. Such a
+    # board is marked due in the move's own transaction and stays due until it is posted.
+    announce: bool = True
+
+
+TurnKey = tuple[tuple[int, ...], int]  # (the seats to act, the game's turn number)
+ClockUpdate = tuple[float | None, int, float | None]  # (deadline, reminders sent, time left while paused)
+
+
+def turn_key(game: Game, state: Any) -> TurnKey:
+    """What changes exactly when a new turn begins, also when the same seat gets the turn again."""
+    return tuple(game.to_act(state)), game.turn_number(state)
+
+
+@dataclass(frozen=True, slots=True)
+class BrokenTable:
+    """A stored table that could not be loaded (corrupt snapshot, game no longer installed, ...)."""
+
+    table_id: int
+    game: str
+    host_id: int
+    reason: str
 
 
 ELIMINATED = "@eliminated"  # move-log entry for a seat removed by the clock or a host
@@ -104,14 +130,25 @@ def parse_duration(text: str, minimum: int = MIN_TURN_SECONDS, maximum: int = MA
     """``90s``, ``10m``, ``24h``, ``3d`` or plain seconds -> seconds within ``minimum``..``maximum``
     (by default the allowed turn times)."""
     text = text.strip().lower()
+    shown = echo(text)
     units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-    try:
-        seconds = int(float(text[:-1]) * units[text[-1]]) if text and text[-1] in units else int(text)
-    except (ValueError, KeyError):
-        raise TableError("bad_duration", value=text) from None
+    number, unit = (text[:-1], units[text[-1]]) if text and text[-1] in units else (text, 1)
+    # Short plain decimals only: no "1e400", "inf", "nan" or thousands of digits (OverflowError, slow int()).
+    if len(number) > 12 or not number.replace(".", "", 1).isdigit():
+        raise TableError("bad_duration", value=shown)
+    seconds = int(float(number) * unit)
     if not minimum <= seconds <= maximum:
-        raise TableError("bad_duration", value=text)
+        raise TableError("bad_duration", value=shown)
     return seconds
+
+
+ECHO_LIMIT = 100
+
+
+def echo(text: Any, limit: int = ECHO_LIMIT) -> str:
+    """User text quoted back in a reply, cut to ``limit`` characters (Discord replies hold 2,000)."""
+    text = str(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def format_duration(seconds: int) -> str:
@@ -135,7 +172,7 @@ def parse_reminders(text: str) -> tuple[str | int, ...] | None:
         if entry not in entries:
             entries.append(entry)
     if not entries:
-        raise TableError("bad_reminders", value=text)
+        raise TableError("bad_reminders", value=echo(text))
     return tuple(entries)
 
 
@@ -151,13 +188,13 @@ def settings_changes(reminders: str | None = None, timeout: str | None = None, a
     changes: dict[str, Any] = {}
     if language is not None:
         if language not in LOCALES:
-            raise TableError("bad_language", value=language)
+            raise TableError("bad_language", value=echo(language))
         changes["language"] = language
     if reminders is not None:
         changes["reminders"] = parse_reminders(reminders)
     if timeout is not None:
         if timeout not in TIMEOUT_POLICIES:
-            raise TableError("bad_timeout_policy", value=timeout)
+            raise TableError("bad_timeout_policy", value=echo(timeout))
         changes["timeout"] = timeout
     if ai_replaces is not None:
         changes["ai_replaces"] = ai_replaces
@@ -165,7 +202,7 @@ def settings_changes(reminders: str | None = None, timeout: str | None = None, a
         try:
             changes["resume_wait"] = parse_duration(resume_wait, 0, MAX_RESUME_WAIT_SECONDS)
         except TableError:
-            raise TableError("bad_resume_wait", value=resume_wait) from None
+            raise TableError("bad_resume_wait", value=echo(resume_wait)) from None
     return changes
 
 
@@ -174,24 +211,67 @@ class TableService:
         self.store = store
         self.clock = clock
         self.tables: dict[int, Table] = {}  # channel id -> active table
+        self.broken: dict[int, BrokenTable] = {}  # channel id -> a stored table that could not be loaded
         self.on_deadline_change: Callable[[], None] = lambda: None  # wakes the turn clock
+
     async def load(self) -> None:
-        """Rebuild the cache of active tables from the store (at start)."""
+        """Rebuild the cache of active tables from the store (at start). A table that cannot be loaded is
+        set aside and logged; every other table plays, and the broken one's channel is told on first use."""
         self.tables.clear()
+        self.broken.clear()
         for record in await self.store.active_tables():
-            table = Table(record, registry.get(record.game))
-            if record.status == "playing":
-                snapshot = await self.store.snapshot(record.id)
-                if snapshot is not None:
-                    table.version, state = snapshot
-                    table.state = table.game.from_json(json.loads(state))
-            self.tables[record.channel_id] = table
+            try:
+                self.tables[record.channel_id] = await self._load_table(record)
+            except Exception as error:  # anything a bad row can raise: one table must not stop the bot
+                reason = f"{type(error).__name__}: {echo(error, 200)}"
+                log.error("table %s (%s) in channel %s set aside: %s", record.id, record.game, record.channel_id,
+                          reason)
+                self.broken[record.channel_id] = BrokenTable(record.id, record.game, record.host_id, reason)
+
+    async def _load_table(self, record: TableRecord) -> Table:
+        if record.load_error:
+            raise ValueError(record.load_error)
+        if not registry.has(record.game):
+            raise LookupError(f"game {record.game!r} is not installed")
+        table = Table(record, registry.get(record.game))
+        if record.status == "playing":
+            snapshot = await self.store.snapshot(record.id)
+            if snapshot is None:
+                raise ValueError("no snapshot of a game in play")
+            table.version, state = snapshot
+            table.state = table.game.from_json(json.loads(state))
+            table.game.to_act(table.state)  # a state that loads but cannot be played is broken too
+        return table
 
     def table(self, channel_id: int) -> Table:
         table = self.tables.get(channel_id)
         if table is None:
+            broken = self.broken.get(channel_id)
+            if broken is not None:
+                raise TableError("table_broken", table_id=broken.table_id, game=broken.game)
             raise TableError("no_table")
         return table
+
+    @contextlib.asynccontextmanager
+    async def _locked(self, channel_id: int, status: str | None = None) -> AsyncIterator[Table]:
+        """The channel's table under its lock, checked again once the lock is held: a Start, an abort or the
+        game's end that came first wins, and whoever waited sees the table as it is now."""
+        table = self.table(channel_id)
+        if status is not None:
+            self._require_status(table, status)
+        async with table.lock:
+            if self.tables.get(channel_id) is not table:
+                raise TableError("no_table")  # aborted or finished while this waited
+            if status is not None:
+                self._require_status(table, status)
+            yield table
+
+    @staticmethod
+    def _require_status(table: Table, status: str) -> None:
+        if status == "lobby" and table.record.status != "lobby":
+            raise TableError("already_started")
+        if status == "playing" and (table.record.status != "playing" or table.state is None):
+            raise TableError("not_started")
 
     # -- lobby ----------------------------------------------------------------------------------
     async def create(
@@ -199,31 +279,30 @@ class TableService:
         options: dict[str, Any] | None = None, seed: int | None = None, turn_seconds: int = 86400,
         settings: TableSettings | None = None,
     ) -> Table:
-        if channel_id in self.tables:
+        if channel_id in self.tables or channel_id in self.broken:
             raise TableError("table_exists")
         if not registry.has(game_key):
-            raise TableError("unknown_game", game=game_key)
+            raise TableError("unknown_game", game=echo(game_key))
         game = registry.get(game_key)
         parsed = game.parse_options(options)  # InvalidOptions is an IllegalAction: the caller localises it
         stored = {spec.name: spec.format(parsed[spec.name]) for spec in game.option_specs}
         seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+        # The game's own setup check now, not at Start: options it refuses (a deck with unknown tiles...)
+        # are refused while the host is still looking at the command. Every player count must be possible.
+        for players in (game.min_players, game.max_players):
+            game.setup(players, stored, seed)
+        settings_json = (settings or TableSettings()).to_json()
+        host = Seat(0, host_id, host_name)
         try:
-            record = await self.store.create_table(guild_id, channel_id, game_key, stored, host_id, seed, self.clock())
+            record = await self.store.create_table(guild_id, channel_id, game_key, stored, host_id, seed,
+                                                   self.clock(), seats=[host], turn_seconds=turn_seconds,
+                                                   settings=settings_json)
         except ValueError:
             raise TableError("table_exists") from None
-        record.seats = [Seat(0, host_id, host_name)]
-        record.turn_seconds = turn_seconds
-        record.settings = (settings or TableSettings()).to_json()
-        await self.store.save_seats(record.id, record.seats)
-        await self.store.set_settings(record.id, turn_seconds, record.settings)
+        if channel_id in self.tables:  # another /game new won the race while the store was writing
+            raise TableError("table_exists")
         table = Table(record, game)
         self.tables[channel_id] = table
-        return table
-
-    def _lobby(self, channel_id: int) -> Table:
-        table = self.table(channel_id)
-        if table.record.status != "lobby":
-            raise TableError("already_started")
         return table
 
     async def _reseat(self, table: Table, seats: list[Seat]) -> None:
@@ -233,8 +312,7 @@ class TableService:
         table.record.seats = seats
 
     async def join(self, channel_id: int, user_id: int, name: str) -> Table:
-        table = self._lobby(channel_id)
-        async with table.lock:
+        async with self._locked(channel_id, "lobby") as table:
             if table.seat_of(user_id):
                 raise TableError("already_seated")
             if len(table.seats) >= table.game.max_players:
@@ -243,8 +321,7 @@ class TableService:
         return table
 
     async def leave(self, channel_id: int, user_id: int) -> Table:
-        table = self._lobby(channel_id)
-        async with table.lock:
+        async with self._locked(channel_id, "lobby") as table:
             if not table.seat_of(user_id):
                 raise TableError("not_seated")
             if user_id == table.record.host_id:
@@ -253,9 +330,8 @@ class TableService:
         return table
 
     async def add_ai(self, channel_id: int, user_id: int) -> Table:
-        table = self._lobby(channel_id)
-        self._require_host(table, user_id, manage_channels=False)
-        async with table.lock:
+        async with self._locked(channel_id, "lobby") as table:
+            self._require_host(table, user_id, manage_channels=False, action="ai")
             if len(table.seats) >= table.game.max_players:
                 raise TableError("table_full", maximum=table.game.max_players)
             number = sum(1 for s in table.seats if s.is_ai) + 1
@@ -263,41 +339,51 @@ class TableService:
         return table
 
     async def remove_ai(self, channel_id: int, user_id: int) -> Table:
-        table = self._lobby(channel_id)
-        self._require_host(table, user_id, manage_channels=False)
-        async with table.lock:
+        async with self._locked(channel_id, "lobby") as table:
+            self._require_host(table, user_id, manage_channels=False, action="ai")
             ai_seats = [s for s in table.seats if s.is_ai]
             if not ai_seats:
                 raise TableError("no_ai_seat")
             await self._reseat(table, [s for s in table.seats if s is not ai_seats[-1]])
         return table
 
-    def _require_host(self, table: Table, user_id: int, manage_channels: bool) -> None:
-        if user_id != table.record.host_id and not manage_channels:
-            raise TableError("host_only")
+    @staticmethod
+    def _require_host(table: Table, user_id: int, manage_channels: bool, action: str = "control") -> None:
+        """Host controls. ``action`` names who may: ``control`` (the host or a member with Manage Channels)
+        or a host-only one (``start``, ``ai``), so the refusal says exactly who can."""
+        if user_id != table.record.host_id and not (manage_channels and action == "control"):
+            raise TableError("host_only" if action == "control" else f"host_only_{action}")
 
     async def start(self, channel_id: int, user_id: int) -> MoveOutcome:
-        table = self._lobby(channel_id)
-        self._require_host(table, user_id, manage_channels=False)
-        async with table.lock:
+        async with self._locked(channel_id, "lobby") as table:
+            self._require_host(table, user_id, manage_channels=False, action="start")
             count = len(table.seats)
             if not table.game.min_players <= count <= table.game.max_players:
                 raise TableError("player_count", count=count, minimum=table.game.min_players,
                                  maximum=table.game.max_players)
             state = table.game.setup(count, table.record.options, table.record.seed)
+            # Seats, the first snapshot, "playing" and the first board due: one transaction.
             await self.store.start_game(table.record.id, table.seats, json.dumps(table.game.to_json(state)))
             table.state, table.version, table.record.status = state, 0, "playing"
+            table.record.board_due = True
             # AI seats that open the game move at once.
             opening = [(0, event) for event in table.game.initial_events(state)]
-            return await self._commit(table, state, [], opening, before=[])
+            return await self._commit(table, state, [], opening, before=None)
 
-    async def abort(self, channel_id: int, user_id: int, manage_channels: bool = False) -> Table:
-        table = self.table(channel_id)
-        self._require_host(table, user_id, manage_channels)
-        async with table.lock:
+    async def abort(self, channel_id: int, user_id: int, manage_channels: bool = False) -> Table | BrokenTable:
+        broken = self.broken.get(channel_id)
+        if broken is not None and channel_id not in self.tables:
+            if user_id != broken.host_id and not manage_channels:
+                raise TableError("host_only")
+            await self.store.set_status(broken.table_id, "aborted", self.clock())
+            del self.broken[channel_id]
+            return broken
+        async with self._locked(channel_id) as table:
+            self._require_host(table, user_id, manage_channels)
             await self.store.set_status(table.record.id, "aborted", self.clock())
             table.record.status = "aborted"
             del self.tables[channel_id]
+        self.on_deadline_change()
         return table
 
     # -- play -----------------------------------------------------------------------------------
@@ -309,13 +395,10 @@ class TableService:
         notations = [notation] if isinstance(notation, str) else list(notation)
         if not notations:
             raise TableError("not_your_turn")
-        table = self.table(channel_id)
-        if table.record.status != "playing":
-            raise TableError("not_started")
-        seat = table.seat_of(user_id)
-        if seat is None:
-            raise TableError("not_seated")
-        async with table.lock:
+        async with self._locked(channel_id, "playing") as table:
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("not_seated")
             if expected_version is not None and expected_version != table.version:
                 raise TableError("already_played")
             game = table.game
@@ -331,7 +414,7 @@ class TableService:
                 # IllegalAction propagates untouched; the stored state was never touched
                 events.extend((seat.position, e) for e in game.apply(working, seat.position, action))
                 moves.append((seat.position, game.format(action)))
-            return await self._commit(table, working, moves, events, before=game.to_act(table.state))
+            return await self._commit(table, working, moves, events, before=turn_key(game, table.state))
 
     async def expire(self, channel_id: int) -> MoveOutcome | None:
         """The deadline of the seat to move has passed: the first time, the game's default action is
@@ -340,29 +423,45 @@ class TableService:
         if table is None or table.state is None:
             return None
         async with table.lock:
+            if self.tables.get(channel_id) is not table:
+                return None
             deadline = table.record.deadline
             owner = table.game.turn_owner(table.state)
             if deadline is None or self.clock() < deadline or owner is None:
                 return None
-            game, seat = table.game, table.seats[owner]
-            seat.timeouts += 1
+            game = table.game
             working = game.from_json(game.to_json(table.state))
+            before = turn_key(game, table.state)
             moves: list[tuple[int, str]] = []
             events: list[tuple[int, Event]] = []
-            policy = table.settings.timeout
-            if policy == "default" or (policy == "standard" and seat.timeouts == 1):
-                # A turn may take several actions (tile, then figure, then confirm): play them all.
-                while not game.is_over(working) and game.turn_owner(working) == owner and len(moves) < 50:
-                    action = game.default_action(working, owner)
-                    events += [(owner, e) for e in game.apply(working, owner, action)]
-                    moves.append((owner, game.format(action)))
-                kind = "default"
-            else:
-                kind = self._remove_seat(table, working, seat, moves, events)
-            await self.store.save_seats(table.record.id, table.seats)
-            outcome = await self._commit(table, working, moves, events, before=[owner])
-            outcome.timeout, outcome.timed_out_seat = kind, owner
+            with self._seats_kept_on_error(table):
+                seat = table.seats[owner]
+                seat.timeouts += 1
+                policy = table.settings.timeout
+                if policy == "default" or (policy == "standard" and seat.timeouts == 1):
+                    # A turn may take several actions (tile, then figure, then confirm): play them all, and
+                    # only them: the same seat's next turn (solo, or after an AI) gets its own full time.
+                    while not game.is_over(working) and turn_key(game, working) == before and len(moves) < 50:
+                        action = game.default_action(working, owner)
+                        events += [(owner, e) for e in game.apply(working, owner, action)]
+                        moves.append((owner, game.format(action)))
+                    kind = "default"
+                else:
+                    kind = self._remove_seat(table, working, seat, moves, events)
+                outcome = await self._commit(table, working, moves, events, before=before, seats=True)
+            outcome.timeout, outcome.timed_out_seat, outcome.announce = kind, owner, True
             return outcome
+
+    @staticmethod
+    @contextlib.contextmanager
+    def _seats_kept_on_error(table: Table) -> Iterator[None]:
+        """Seats changed for a commit (timeouts, elimination) go back as they were if it fails."""
+        kept = [replace(seat) for seat in table.seats]
+        try:
+            yield
+        except BaseException:
+            table.record.seats = kept
+            raise
 
     def _remove_seat(self, table: Table, working: Any, seat: Seat, moves: list[tuple[int, str]],
                      events: list[tuple[int, Event]]) -> str:
@@ -378,16 +477,9 @@ class TableService:
         return "eliminated"
 
     # -- pauses and host controls -----------------------------------------------------------------
-    def _playing(self, channel_id: int) -> Table:
-        table = self.table(channel_id)
-        if table.state is None:
-            raise TableError("not_started")
-        return table
-
     async def pause(self, channel_id: int, user_id: int, manage_channels: bool = False) -> Table:
         """A seated player pauses on their own turn (two per game); the host or an admin at any time."""
-        table = self._playing(channel_id)
-        async with table.lock:
+        async with self._locked(channel_id, "playing") as table:
             if table.record.paused_at is not None:
                 raise TableError("already_paused")
             controller = user_id == table.record.host_id or manage_channels
@@ -412,8 +504,7 @@ class TableService:
 
     async def resume(self, channel_id: int, user_id: int, manage_channels: bool = False) -> Table:
         """Who paused may resume at once, as may the host or an admin; others seated after a wait."""
-        table = self._playing(channel_id)
-        async with table.lock:
+        async with self._locked(channel_id, "playing") as table:
             record = table.record
             if record.paused_at is None:
                 raise TableError("not_paused")
@@ -432,9 +523,8 @@ class TableService:
         return table
 
     async def extend(self, channel_id: int, user_id: int, seconds: int, manage_channels: bool = False) -> Table:
-        table = self._playing(channel_id)
-        self._require_host(table, user_id, manage_channels)
-        async with table.lock:
+        async with self._locked(channel_id, "playing") as table:
+            self._require_host(table, user_id, manage_channels)
             if table.record.deadline is None:
                 raise TableError("no_deadline")
             table.record.deadline += seconds
@@ -447,9 +537,8 @@ class TableService:
                               turn_seconds: int | None = None, **changes: Any) -> Table:
         """The host or a member with Manage Channels changes the clock settings (``changes``: fields of
         ``TableSettings``), only in the lobby or while paused, so no running turn changes under a player."""
-        table = self.table(channel_id)
-        self._require_host(table, user_id, manage_channels)
-        async with table.lock:
+        async with self._locked(channel_id) as table:
+            self._require_host(table, user_id, manage_channels)
             if table.record.status != "lobby" and table.record.paused_at is None:
                 raise TableError("settings_when_paused")
             settings = replace(table.settings, **changes)
@@ -472,9 +561,8 @@ class TableService:
     async def substitute(self, channel_id: int, user_id: int, old_user: int, new_user: int, new_name: str,
                          manage_channels: bool = False) -> Table:
         """Hand a seat to another member; the seat keeps its state (score, hand, timeouts, pauses)."""
-        table = self.table(channel_id)
-        self._require_host(table, user_id, manage_channels)
-        async with table.lock:
+        async with self._locked(channel_id) as table:
+            self._require_host(table, user_id, manage_channels)
             seat = table.seat_of(old_user)
             if seat is None:
                 raise TableError("target_not_seated")
@@ -486,22 +574,23 @@ class TableService:
 
     async def kick(self, channel_id: int, user_id: int, target_user: int, manage_channels: bool = False) -> MoveOutcome:
         """Eliminate a seat now, with the same consequences as a second missed deadline."""
-        table = self._playing(channel_id)
-        self._require_host(table, user_id, manage_channels)
-        async with table.lock:
+        async with self._locked(channel_id, "playing") as table:
+            self._require_host(table, user_id, manage_channels)
             seat = table.seat_of(target_user)
             if seat is None:
                 raise TableError("target_not_seated")
             if seat.eliminated:
                 raise TableError("already_eliminated")
             game = table.game
-            before = game.to_act(table.state)
+            before = turn_key(game, table.state)
             working = game.from_json(game.to_json(table.state))
             moves: list[tuple[int, str]] = []
             events: list[tuple[int, Event]] = []
-            self._remove_seat(table, working, seat, moves, events)
-            await self.store.save_seats(table.record.id, table.seats)
-            return await self._commit(table, working, moves, events, before=before)
+            with self._seats_kept_on_error(table):
+                self._remove_seat(table, working, table.seats[seat.position], moves, events)
+                outcome = await self._commit(table, working, moves, events, before=before, seats=True)
+            outcome.announce = True
+            return outcome
 
     @staticmethod
     def reminder_times(table: Table) -> list[float]:
@@ -529,9 +618,12 @@ class TableService:
         deadlines = [t.record.deadline for t in self.tables.values() if t.record.deadline is not None]
         return min(deadlines, default=None)
 
-    def next_wake(self) -> float | None:
-        """The earliest deadline or pending reminder: the clock sleeps until then."""
-        times = [t.record.deadline for t in self.tables.values() if t.record.deadline is not None]
+    def next_wake(self, not_before: dict[int, float] | None = None) -> float | None:
+        """The earliest deadline or pending reminder: the clock sleeps until then. ``not_before``: channels
+        whose table is not to be handled before a time (the clock backing off a failing table)."""
+        not_before = not_before or {}
+        times = [max(t.record.deadline, not_before.get(c, 0.0))
+                 for c, t in self.tables.items() if t.record.deadline is not None]
         times += [r for t in self.tables.values() if (r := self._next_reminder(t)) is not None]
         return min(times, default=None)
 
@@ -541,13 +633,17 @@ class TableService:
         now, due = self.clock(), []
         for table in list(self.tables.values()):
             reminder = self._next_reminder(table)
-            owner = table.game.turn_owner(table.state) if table.state is not None else None
-            if reminder is None or reminder > now or owner is None:
+            if reminder is None or reminder > now:
                 continue
-            table.record.reminders_sent = sum(1 for r in self.reminder_times(table) if r <= now)
-            await self.store.set_clock(table.record.id, table.record.deadline,
-                                       reminders_sent=table.record.reminders_sent)
-            due.append((table, owner))
+            async with table.lock:  # a move committed meanwhile has a new deadline: look again
+                reminder = self._next_reminder(table)
+                owner = table.game.turn_owner(table.state) if table.state is not None else None
+                if reminder is None or reminder > now or owner is None:
+                    continue
+                table.record.reminders_sent = sum(1 for r in self.reminder_times(table) if r <= now)
+                await self.store.set_clock(table.record.id, table.record.deadline,
+                                           reminders_sent=table.record.reminders_sent)
+                due.append((table, owner))
         return due
 
     def due(self) -> list[int]:
@@ -555,8 +651,12 @@ class TableService:
         return [c for c, t in self.tables.items() if t.record.deadline is not None and t.record.deadline <= now]
 
     async def _commit(self, table: Table, working: Any, moves: list[tuple[int, str]],
-                      events: list[tuple[int, Event]], before: list[int]) -> MoveOutcome:
-        """Let AI seats reply, then store everything in one transaction and make it live."""
+                      events: list[tuple[int, Event]], before: TurnKey | None, seats: bool = False) -> MoveOutcome:
+        """Let AI seats reply, then store everything in one transaction (moves, snapshot, the clock of a new
+        turn, whether a board is due, and the seats if ``seats``) and only then make it live.
+
+        ``before``: the turn key before these moves (``None`` at the start). Every new turn gets a full turn
+        time, whoever had the previous one; the steps of one turn keep the turn's deadline."""
         game = table.game
         ai = RandomAI(table.record.seed + table.version + len(moves))
         by_position = {s.position: s for s in table.seats}
@@ -569,32 +669,41 @@ class TableService:
             events += [(ai_seat, e) for e in game.apply(working, ai_seat, action)]
             moves.append((ai_seat, game.format(action)))
         finished = game.is_over(working)
-        if moves or finished:
+        after = turn_key(game, working)
+        new_turn = finished or after != before
+        record = table.record
+        clock = self._clock_for(table, new_turn, [] if finished else list(after[0]))
+        board_due = record.board_due or new_turn
+        if moves or finished or clock is not None:
             try:
                 table.version = await self.store.commit_moves(
-                    table.record.id, table.version, moves, json.dumps(game.to_json(working)), self.clock(),
-                    status="finished" if finished else None,
+                    record.id, table.version, moves, json.dumps(game.to_json(working)), self.clock(),
+                    status="finished" if finished else None, clock=clock, board_due=board_due,
+                    seats=table.seats if seats else None,
                 )
             except VersionConflict:
                 raise TableError("already_played") from None
         table.state = working
+        record.board_due = board_due
+        if clock is not None:
+            record.deadline, record.reminders_sent, record.time_left = clock
+            self.on_deadline_change()
         if finished:
-            table.record.status = "finished"
-            self.tables.pop(table.record.channel_id, None)
-        await self._arm_clock(table, before, [] if finished else game.to_act(working))
-        return MoveOutcome(table, moves, events, finished, [] if finished else game.to_act(working))
+            record.status = "finished"
+            self.tables.pop(record.channel_id, None)
+        return MoveOutcome(table, moves, events, finished, [] if finished else list(after[0]), announce=new_turn)
 
-    async def _arm_clock(self, table: Table, before: list[int], after: list[int]) -> None:
-        """A new turn (the seats to act changed) gets a fresh deadline; no one to act, no deadline."""
-        if not after:
-            deadline = None
-        elif after != before or table.record.deadline is None:
-            deadline = self.clock() + table.record.turn_seconds
-        else:
-            return
-        table.record.deadline, table.record.reminders_sent = deadline, 0
-        await self.store.set_clock(table.record.id, deadline)
-        self.on_deadline_change()
+    def _clock_for(self, table: Table, new_turn: bool, to_act: list[int]) -> ClockUpdate | None:
+        """The clock after a commit: a new turn gets a fresh deadline (or, while paused, a full turn of time
+        left for the resume); no one to act, no deadline; a step of a turn keeps the turn's deadline."""
+        record = table.record
+        if not to_act:
+            return None if record.deadline is None and record.time_left is None else (None, 0, None)
+        if not new_turn and (record.deadline is not None or record.paused_at is not None):
+            return None
+        if record.paused_at is not None:
+            return None, 0, float(record.turn_seconds)
+        return self.clock() + record.turn_seconds, 0, None
 
     # -- what the channel has not been told yet ---------------------------------------------------------
     async def hold_events(self, table: Table, events: list[tuple[int, Event]]) -> None:

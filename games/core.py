@@ -255,6 +255,13 @@ class Game(ABC):
         seats = self.to_act(state)
         return seats[0] if len(seats) == 1 else None
 
+    def turn_number(self, state: Any) -> int:
+        """How many turns have begun (whoever's): it grows when a new turn starts, also when the same seat
+        gets the turn again (an AI replied, a solo game's next roll), and not on the steps of one turn.
+        The clock gives every new turn a full turn time, and the bot posts a board once per turn.
+        Games with a cheaper count than ``result().turns`` override this."""
+        return self.result(state).turns
+
     def scores(self, state: Any) -> dict[Seat, int]:
         """Current scores for standings."""
         return {p.seat: p.score for p in self.result(state).ranking}

@@ -11,6 +11,11 @@ class VersionConflict(Exception):
     """The snapshot changed since it was read: another move was committed first."""
 
 
+class StoreUnavailable(Exception):
+    """The database cannot be used (read-only, locked, corrupt, or from a newer version of the bot).
+    Found at start, so the bot says so in one line instead of failing at the first move."""
+
+
 @dataclass(slots=True)
 class Seat:
     position: int
@@ -47,7 +52,8 @@ class TableRecord:
     reminders_sent: int = 0
     settings: dict[str, Any] = field(default_factory=dict)  # clock settings besides turn_seconds (JSON)
     held_events: list[Any] = field(default_factory=list)  # [seat, code, params] not told in the channel yet
-    board_due: bool = False  # the latest board could not be posted yet
+    board_due: bool = False  # the latest turn's board has not been posted yet
+    load_error: str | None = None  # the stored row could not be decoded (the table is set aside)
 
 
 class Store(ABC):
@@ -60,9 +66,11 @@ class Store(ABC):
     @abstractmethod
     async def create_table(
         self, guild_id: int | None, channel_id: int, game: str, options: dict[str, Any], host_id: int,
-        seed: int, created_at: float,
+        seed: int, created_at: float, seats: list[Seat] | None = None, turn_seconds: int = 86400,
+        settings: dict[str, Any] | None = None,
     ) -> TableRecord:
-        """Raises ``sqlite3.IntegrityError``-like ``ValueError`` if the channel already has an active table."""
+        """The table with its seats and settings, in one transaction. Raises ``ValueError`` if the channel
+        already has an active table."""
 
     @abstractmethod
     async def save_seats(self, table_id: int, seats: list[Seat]) -> None: ...
@@ -79,15 +87,19 @@ class Store(ABC):
 
     @abstractmethod
     async def start_game(self, table_id: int, seats: list[Seat], state: str) -> None:
-        """Save seats, the first snapshot (version 0) and status ``playing`` in one transaction."""
+        """Save seats, the first snapshot (version 0), status ``playing`` and the first board due, in one
+        transaction."""
 
     @abstractmethod
     async def commit_moves(
         self, table_id: int, expected_version: int, moves: list[tuple[int, str]], state: str, at: float,
-        status: str | None = None,
+        status: str | None = None, clock: tuple[float | None, int, float | None] | None = None,
+        board_due: bool | None = None, seats: list[Seat] | None = None,
     ) -> int:
         """Append ``moves`` (seat, notation) and save the snapshot in one transaction, if the stored
-        version is still ``expected_version``; else raise ``VersionConflict``. Returns the new version."""
+        version is still ``expected_version``; else raise ``VersionConflict``. Returns the new version.
+        In the same transaction: the new ``status``, the ``clock`` (deadline, reminders sent, time left while
+        paused), whether a board is due, and the ``seats`` (when given)."""
 
     @abstractmethod
     async def set_clock(self, table_id: int, deadline: float | None, turn_seconds: int | None = None,

@@ -125,6 +125,7 @@ async def test_restart_handles_passed_deadlines_and_rearms_future_ones(db_path):
 
     clock = TurnClock(service, announce)
     await clock.fire_due()
+    await clock.settle()  # announcements run in their own tasks
     assert fired == [CHANNEL]
     assert service.table(CHANNEL).record.deadline == 1560.0  # bob's new turn
     assert service.next_deadline() == 1560.0 and service.table(11).record.deadline == 4600.0
