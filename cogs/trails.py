@@ -30,18 +30,28 @@ from bot.tables import MoveOutcome, Table, TableError
 from cogs.board import GamePanel
 from cogs.common import answer, error_text, locale_of, report_command_error, seat_names
 from games.core import IllegalAction
-from games.trails.actions import UNDO, Figure, figure, format_action
-from games.trails.tiles import EDGE_NAMES, GOODS, TILE_TYPES
-from rendering.trails import geometry, position_labels, render_preview
+from games.trails.actions import Figure, TrailsAction, clip, figure, format_action, parse_rotation
+from games.trails.engine import figure_options, legal_spots
+from games.trails.tiles import EDGE_NAMES, GOODS, feature_sides
+from games.trails.turn import (
+    figure_moves,
+    find_spot,
+    parse_figure_choice,
+    place_moves,
+    spot_labels,
+    turn_moves,
+)
+from rendering.trails import geometry, render_preview
 
 KEY = "trails"
 TURN_ID = "pbc:trails:turn"
 PAGE_SIZE = 25  # options in one Discord select
 KIND_CODES = {"normal": "n", "big": "b", "builder": "u", "keeper": "k"}
 CODE_KINDS = {code: kind for kind, code in KIND_CODES.items()}
-FEATURE_RE = re.compile(r"(city|road|field)(\d+)|monastery")
-UNDO_STEPS = {"place": 0, "figure": 1, "confirm": 2}
-FIGURE_OPTIONS_CACHE = 64
+FEATURE_RE = re.compile(r"(city|road|field)([0-9]{1,3})|monastery", re.ASCII)
+# A number in a custom id: an optional minus and a few ASCII digits (a forged 4,000-digit one is refused
+# before int() sees it).
+NUMBER_RE = re.compile(r"-?[0-9]{1,12}", re.ASCII)
 
 
 def tr(locale: str, key: str, **params: Any) -> str:
@@ -74,12 +84,27 @@ class PanelState:
 
     @classmethod
     def decode(cls, text: str) -> PanelState:
-        version, page, x, y, rot, fig = text.split(".")
+        """The inverse of ``encode``; ``ValueError`` for anything ``encode`` never writes."""
+        parts = text.split(".")
+        if len(parts) != 6:
+            raise ValueError("a panel state has six parts")
+        version, page, x, y, rot, fig = parts
 
         def value(part: str) -> int | None:
-            return None if part == "_" else int(part)
+            return None if part == "_" else number(part)
 
-        return cls(int(version), int(page), value(x), value(y), value(rot), decode_figure(fig))
+        state = cls(number(version), number(page), value(x), value(y), value(rot), decode_figure(fig))
+        if (state.x is None) != (state.rot is None) or (state.y is None) != (state.rot is None) or (
+                state.figure is not None and state.rot is None):
+            raise ValueError("a rotation and a figure come with a spot")
+        return state
+
+
+def number(text: str | None) -> int:
+    """A small whole number from a custom id or a select value; ``ValueError`` for anything else."""
+    if text is None or NUMBER_RE.fullmatch(text) is None:
+        raise ValueError("not a small number")
+    return int(text)
 
 
 def encode_figure(chosen: Figure | None) -> str:
@@ -90,13 +115,13 @@ def encode_figure(chosen: Figure | None) -> str:
 
 
 def decode_figure(text: str) -> Figure | None:
+    """The inverse of ``encode_figure``; ``ValueError`` for anything it never writes."""
     if text == "_":
         return None
-    kind = CODE_KINDS[text[0]]
     match = FEATURE_RE.fullmatch(text[1:])
-    if match is None:
-        raise ValueError(text)
-    return figure("monastery" if match[1] is None else f"{match[1]}:{match[2]}", kind)
+    if not text or text[0] not in CODE_KINDS or match is None:
+        raise ValueError("not a figure code")
+    return figure("monastery" if match[1] is None else f"{match[1]}:{match[2]}", CODE_KINDS[text[0]])
 
 
 def page_count(total: int, size: int = PAGE_SIZE) -> int:
@@ -111,20 +136,6 @@ def page_slice(items: list[Any], page: int, size: int = PAGE_SIZE) -> tuple[list
 
 def page_of(items: list[Any], item: Any, size: int = PAGE_SIZE) -> int:
     return items.index(item) // size if item in items else 0
-
-
-def turn_notations(phase: str, pending: tuple[int, int, int] | None, pending_figure: Figure | None,
-                   x: int, y: int, rot: int, chosen: Figure | None) -> list[str]:
-    """The moves that turn the engine's current step (``phase``, the pending placement and figure a
-    ``/trails`` command may have left) into the chosen turn, confirmed."""
-    place = f"place {x},{y} r{rot * 90}"
-    figure_moves = [format_action(chosen)] if chosen else []
-    if pending == (x, y, rot):
-        if phase == "confirm" and pending_figure == chosen:
-            return ["confirm"]
-        undo = ["undo"] if phase == "confirm" else []
-        return [*undo, *figure_moves, "confirm"]
-    return ["undo"] * UNDO_STEPS.get(phase, 0) + [place, *figure_moves, "confirm"]
 
 
 def plural(locale: str, word: str, count: int) -> str:
@@ -148,15 +159,10 @@ def sides_text(locale: str, sides: list[int]) -> str:
 def feature_text(locale: str, tile_id: str, rot: int, feature: str) -> str:
     """``trail W–E``, ``fortress N``, ``meadow S``, ``abbey``: the feature by the sides it touches on the
     tile as laid."""
-    tile = TILE_TYPES[tile_id]
-    kind, _sep, index = feature.partition(":")
+    kind = feature.partition(":")[0]
     if kind == "monastery":
         return tr(locale, "feature.monastery")
-    segment = (tile.cities if kind == "city" else tile.roads if kind == "road" else tile.fields)[int(index)]
-    if kind == "field":
-        sides = [(h // 2 + rot) % 4 for h in segment.halves]
-    else:
-        sides = [(e + rot) % 4 for e in segment.edges]
+    sides = feature_sides(tile_id, rot, feature)
     where = sides_text(locale, sides) if sides else tr(locale, "side.centre")
     return tr(locale, f"feature.{kind}", where=where)
 
@@ -327,8 +333,22 @@ class PanelSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEM
         return cls(item, match["op"], match["state"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = list((interaction.data or {}).get("values", []))
+        values = (interaction.data or {}).get("values", [])
+        if not isinstance(values, list) or not all(isinstance(value, str) for value in values):
+            values = ["?"]  # not what Discord sends: refused as a value the select never offered
         await panel_of(interaction).handle(interaction, self.op, self.state, None, values)
+
+
+def _pair(text: str) -> list[str]:
+    """``"2,-1"`` -> ``["2", "-1"]`` (a position select's value); ``ValueError`` for anything else."""
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise ValueError("not a position value")
+    return parts
+
+
+def notations(moves: list[TrailsAction]) -> list[str]:
+    return [format_action(move) for move in moves]
 
 
 def panel_of(interaction: discord.Interaction) -> TrailsPanel:
@@ -359,7 +379,6 @@ class TurnFacts:
 class TrailsPanel(GamePanel):
     def __init__(self, bot: Any) -> None:
         self.bot = bot
-        self._figures: dict[tuple[int, int, int, int, int], list[Figure]] = {}
         self.warming: asyncio.Task[None] | None = None  # the renderer's warm-up, started at load
 
     @property
@@ -400,37 +419,14 @@ class TrailsPanel(GamePanel):
         return None
 
     # -- the position at the table's version --------------------------------------------------------
-    def place_state(self, table: Table) -> Any:
-        """The state at the place step: a pending placement left by a command is taken back on a copy."""
-        game, state = table.game, table.state
-        if state.phase == "place":
-            return state
-        working = game.from_json(game.to_json(state))
-        while working.phase in ("figure", "confirm"):
-            game.apply(working, working.seat, UNDO)
-        return working
-
     def facts(self, table: Table) -> TurnFacts:
+        """What the engine says of the turn now; the view is the public one (the confirmed board, the turn at
+        its place step), on which the preview draws the candidate tile."""
         state = table.state
-        base = self.place_state(table)
-        view = table.game.view(base, None)
-        labels = position_labels(view)
-        rotations = {(int(k.split(",")[0]), int(k.split(",")[1])): list(v)
-                     for k, v in view["turn"]["legal_rotations"].items()}
-        return TurnFacts(base.seat, base.tile, labels, rotations, view, state.phase, state.pending,
-                         state.pending_figure, view["remaining"])
-
-    def figure_options(self, table: Table, x: int, y: int, rot: int) -> list[Figure]:
-        key = (table.record.id, table.version, x, y, rot)
-        if key not in self._figures:
-            game = table.game
-            working = game.from_json(game.to_json(self.place_state(table)))
-            game.apply(working, working.seat, game.parse(f"place {x},{y} r{rot * 90}"))
-            options = [a for a in game.legal_actions(working, working.seat) if isinstance(a, Figure)]
-            if len(self._figures) >= FIGURE_OPTIONS_CACHE:
-                self._figures.pop(next(iter(self._figures)))
-            self._figures[key] = options
-        return self._figures[key]
+        spots = legal_spots(state)
+        view = table.game.view(state, None)
+        return TurnFacts(state.seat, state.tile, spot_labels(spots), {pos: list(rots) for pos, rots in spots.items()},
+                         view, state.phase, state.pending, state.pending_figure, view["remaining"])
 
     def _turn_table(self, interaction: discord.Interaction) -> Table:
         """The caller's running Trails table where it is their turn, or a TableError saying why not."""
@@ -481,50 +477,66 @@ class TrailsPanel(GamePanel):
         except TableError as error:
             return await answer(interaction, error_text(locale, error, KEY))
         facts = self.facts(table)
+        # A custom id or select value that this panel never offered (a forged one) changes nothing and is
+        # answered as a stale panel.
+        if not self.offered(table, facts, panel):
+            return await answer(interaction, tr(locale, "panel.stale"))
         if op == "ok":
+            if arg is not None or values:
+                return await answer(interaction, tr(locale, "panel.stale"))
             return await self.confirm(interaction, table, facts, panel, locale)
         panel = self.step(facts, panel, op, arg, values)
-        if panel is None:
+        if panel is None or not self.offered(table, facts, panel):
             return await answer(interaction, tr(locale, "panel.stale"))
         # Everything read from the position is read before the first await: a timeout may move the game
         # on while Discord is answered, and this panel then shows the position it was opened on.
         figures = self.figures_for(table, panel)
-        if panel.figure is not None and panel.figure not in figures:
-            panel = replace(panel, figure=None)
         await interaction.response.defer()  # an update of the panel message
         kwargs = await self.render(table, facts, panel, locale, figures)
         await interaction.edit_original_response(embed=kwargs["embed"], view=kwargs["view"],
                                                  attachments=kwargs["files"])
 
+    def offered(self, table: Table, facts: TurnFacts, panel: PanelState) -> bool:
+        """Whether the panel's choices are ones it could have offered: a legal spot and rotation, and a figure
+        allowed there."""
+        if panel.spot is None or panel.rot is None:
+            return panel.spot is None and panel.rot is None and panel.figure is None
+        if panel.rot not in facts.rotations.get(panel.spot, []):
+            return False
+        return panel.figure is None or panel.figure in self.figures_for(table, panel)
+
     @staticmethod
     def step(facts: TurnFacts, panel: PanelState, op: str, arg: str | None, values: list[str]) -> PanelState | None:
-        """The panel after one click, or ``None`` when the click does not fit the position."""
-        spots = list(facts.labels.values())
-        if op == "page":
-            return replace(panel, page=min(max(int(arg or 0), 0), page_count(len(spots)) - 1))
-        if op == "pos":
-            x, y = (int(v) for v in values[0].split(","))
-            if (x, y) not in facts.rotations:
-                return None
-            return replace(panel, x=x, y=y, rot=facts.rotations[(x, y)][0], figure=None)
-        if op == "rot":
-            rot = int(arg or 0)
-            if panel.spot is None or rot not in facts.rotations.get(panel.spot, []):
-                return None
-            return replace(panel, rot=rot, figure=None)
-        if op == "fig":
-            return replace(panel, figure=None if values[0] == "none" else decode_figure(values[0]))
-        if op == "undo":
-            if panel.figure is not None:
-                return replace(panel, figure=None)
-            return replace(panel, x=None, y=None, rot=None)
+        """The panel after one click, or ``None`` when the click does not fit the position (also a forged
+        value: a select offers one of its options, a button carries its number only where it has one)."""
+        try:
+            if op == "page" and not values:
+                return replace(panel, page=min(max(number(arg), 0), page_count(len(facts.labels)) - 1))
+            if op == "pos" and arg is None and len(values) == 1:
+                x, y = (number(part) for part in _pair(values[0]))
+                if (x, y) not in facts.rotations:
+                    return None
+                return replace(panel, x=x, y=y, rot=facts.rotations[(x, y)][0], figure=None)
+            if op == "rot" and not values:
+                rot = number(arg)
+                if panel.spot is None or rot not in facts.rotations.get(panel.spot, []):
+                    return None
+                return replace(panel, rot=rot, figure=None)
+            if op == "fig" and arg is None and len(values) == 1 and panel.spot is not None:
+                return replace(panel, figure=None if values[0] == "none" else decode_figure(values[0]))
+            if op == "undo" and arg is None and not values:
+                if panel.figure is not None:
+                    return replace(panel, figure=None)
+                return replace(panel, x=None, y=None, rot=None)
+        except ValueError:
+            return None
         return None
 
     def figures_for(self, table: Table, panel: PanelState) -> list[Figure]:
         """The figures that may go on the panel's chosen placement (none chosen yet: none)."""
         if panel.spot is None or panel.rot is None:
             return []
-        return self.figure_options(table, panel.x, panel.y, panel.rot)
+        return figure_options(table.state, panel.x, panel.y, panel.rot)
 
     async def render(self, table: Table, facts: TurnFacts, panel: PanelState, locale: str,
                      figures: list[Figure]) -> dict[str, Any]:
@@ -593,7 +605,7 @@ class TrailsPanel(GamePanel):
         if panel.spot is None or panel.rot is None:
             return await answer(interaction, tr(locale, "panel.stale"))
         x, y = panel.spot
-        moves = turn_notations(facts.phase, facts.pending, facts.pending_figure, x, y, panel.rot, panel.figure)
+        moves = notations(turn_moves(table.state, x, y, panel.rot, panel.figure))
         try:
             outcome = await self.service.act(interaction.channel_id, interaction.user.id, moves,
                                              expected_version=panel.version)
@@ -640,7 +652,11 @@ class TrailsCog(commands.GroupCog, group_name=_("trails"),
         if table is None:
             return []
         facts = self.panel.facts(table)
-        spot = self._spot(facts, str(getattr(interaction.namespace, "position", "") or ""))
+        try:
+            spot: tuple[int, int] | None = find_spot(str(getattr(interaction.namespace, "position", "") or ""),
+                                                     facts.labels)
+        except IllegalAction:
+            spot = None
         rotations = facts.rotations.get(spot, []) if spot else sorted({r for rs in facts.rotations.values() for r in rs})
         return [app_commands.Choice(name=f"{r * 90}°", value=str(r * 90)) for r in rotations
                 if current.strip() in str(r * 90)]
@@ -656,17 +672,8 @@ class TrailsCog(commands.GroupCog, group_name=_("trails"),
         wanted = current.strip().lower()
         choices = [app_commands.Choice(name=tr(locale, "panel.no_figure"), value="none")]
         choices += [app_commands.Choice(name=figure_text(locale, tile, rot, f)[:100], value=format_action(f))
-                    for f in self.panel.figure_options(table, x, y, rot)]
+                    for f in figure_options(table.state, x, y, rot)]
         return [c for c in choices if not wanted or wanted in c.name.lower() or wanted in c.value][:25]
-
-    @staticmethod
-    def _spot(facts: TurnFacts, text: str) -> tuple[int, int] | None:
-        """``2,-1``, ``2, -1`` or a label such as ``B`` -> coordinates."""
-        text = text.strip()
-        if text.upper() in facts.labels:
-            return facts.labels[text.upper()]
-        match = re.fullmatch(r"\(?\s*(-?\d+)\s*[, ]\s*(-?\d+)\s*\)?", text)
-        return (int(match[1]), int(match[2])) if match else None
 
     async def _act(self, interaction: discord.Interaction, moves: list[str]) -> MoveOutcome | None:
         locale = locale_of(interaction)
@@ -712,12 +719,13 @@ class TrailsCog(commands.GroupCog, group_name=_("trails"),
             table = self.panel._turn_table(interaction)
         except TableError as error:
             return await answer(interaction, error_text(locale, error, KEY))
-        facts = self.panel.facts(table)
-        spot = self._spot(facts, position)
-        digits = re.sub(r"\D", "", rotation)
-        if spot is None or not digits or int(digits) % 90:
-            return await answer(interaction, tr(locale, "cmd_reply.bad_place", position=position, rotation=rotation))
-        moves = ["undo"] * UNDO_STEPS.get(table.state.phase, 0) + [f"place {spot[0]},{spot[1]} r{int(digits) % 360}"]
+        try:
+            x, y = find_spot(position, self.panel.facts(table).labels)
+            rot = parse_rotation(rotation)
+        except IllegalAction:
+            return await answer(interaction, tr(locale, "cmd_reply.bad_place", position=clip(position),
+                                                rotation=clip(rotation)))
+        moves = notations(place_moves(table.state, x, y, rot))
         if await self._act(interaction, moves) is not None:
             await self.step_reply(interaction, table, "cmd_reply.placed")
 
@@ -731,14 +739,10 @@ class TrailsCog(commands.GroupCog, group_name=_("trails"),
             table = self.panel._turn_table(interaction)
         except TableError as error:
             return await answer(interaction, error_text(locale, error, KEY))
-        undo = ["undo"] if table.state.phase == "confirm" else []
-        wanted = feature.strip().lower()
-        if wanted == "none":
-            moves = undo
-        elif wanted.startswith(("figure", "builder", "keeper")):
-            moves = [*undo, wanted]
-        else:
-            moves = [*undo, f"figure {wanted}"]
+        try:
+            moves = notations(figure_moves(table.state, parse_figure_choice(feature)))
+        except IllegalAction as error:
+            return await answer(interaction, error_text(locale, error, KEY))
         if moves and await self._act(interaction, moves) is None:
             return
         await self.step_reply(interaction, table, "cmd_reply.figured")

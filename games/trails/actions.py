@@ -67,27 +67,70 @@ def figure(feature: str, kind: str = "normal") -> Figure:
     return action
 
 
-_FEATURE = r"(?:(?:city|road|field):\d+|monastery)"
-_PLACE_RE = re.compile(r"place\s+(-?\d+)\s*,\s*(-?\d+)\s+r(0|90|180|270)")
-_FIGURE_RE = re.compile(rf"(figure(?:\s+(normal|big))?|builder|keeper)\s+({_FEATURE})")
+ECHO_LIMIT = 100  # at most this many characters of a refused text are echoed back in an error
+COORDINATE_DIGITS = 6  # a board of 125 tiles never reaches 7-digit coordinates
+_NOTATION_LIMIT = 10_000  # longer text is no notation (Discord sends at most 6,000 characters)
+_ROTATIONS = {"0": 0, "90": 1, "180": 2, "270": 3}
+
+_FEATURE = r"(?:(?:city|road|field):[0-9]{1,3}|monastery)"
+_PLACE_RE = re.compile(r"place\s+(?P<position>.+?)\s+r(?P<rotation>\S*)", re.ASCII)
+_FIGURE_RE = re.compile(rf"(figure(?:\s+(normal|big))?|builder|keeper)\s+({_FEATURE})", re.ASCII)
+_COORDINATE_RE = re.compile(rf"[-+]?[0-9]{{1,{COORDINATE_DIGITS}}}", re.ASCII)
+_POSITION_RE = re.compile(r"\(?\s*([^\s,()]+)\s*(?:,\s*|\s+)([^\s,()]+)\s*\)?")
+_DEGREES_RE = re.compile(r"r?\s*(-?[0-9]{1,4})\s*°?", re.ASCII)
+
+
+def clip(text: object, limit: int = ECHO_LIMIT) -> str:
+    """``text`` as echoed in an error: at most ``limit`` characters, an ellipsis marking a cut."""
+    value = str(text)
+    return value if len(value) <= limit else value[:limit - 1] + "…"
+
+
+def parse_position(text: str) -> tuple[int, int]:
+    """``2,-1``, ``2, -1``, ``(2, -1)`` or ``2 -1`` -> ``(2, -1)``; ``IllegalAction("bad_position")`` for
+    anything else (letters, ``1e400``, ``inf``, more than six digits)."""
+    value = str(text).strip()
+    match = _POSITION_RE.fullmatch(value) if len(value) <= _NOTATION_LIMIT else None
+    if match is None or not (_COORDINATE_RE.fullmatch(match[1]) and _COORDINATE_RE.fullmatch(match[2])):
+        raise IllegalAction("bad_position", position=clip(text))
+    return int(match[1]), int(match[2])
+
+
+def parse_rotation(text: str) -> int:
+    """Degrees clockwise (``90``, ``r90``, ``90°``, ``-90``, any multiple of 90) -> quarter turns 0..3;
+    ``IllegalAction("bad_rotation")`` for anything else."""
+    value = str(text).strip().lower()
+    match = _DEGREES_RE.fullmatch(value) if len(value) <= _NOTATION_LIMIT else None
+    if match is None or int(match[1]) % 90:
+        raise IllegalAction("bad_rotation", rotation=clip(text))
+    return int(match[1]) // 90 % 4
 
 
 def parse(text: str) -> TrailsAction:
-    """Notation -> action; ``IllegalAction("notation")`` for malformed text (legality is checked by apply)."""
-    clean = " ".join(str(text).strip().lower().split())
+    """Notation -> action; ``IllegalAction`` for malformed text (legality is checked by apply): ``notation``,
+    or ``bad_position`` / ``bad_rotation`` for a placement whose position or rotation cannot be read. Every
+    code echoes at most ``ECHO_LIMIT`` characters of the text."""
+    raw = str(text)
+    if len(raw) > _NOTATION_LIMIT:
+        raise IllegalAction("notation", text=clip(raw))
+    clean = " ".join(raw.strip().lower().split())
     if clean == "confirm":
         return CONFIRM
     if clean == "undo":
         return UNDO
     match = _PLACE_RE.fullmatch(clean)
     if match:
-        return place(int(match[1]), int(match[2]), int(match[3]) // 90)
+        x, y = parse_position(match["position"])
+        rot = _ROTATIONS.get(match["rotation"])
+        if rot is None:
+            raise IllegalAction("bad_rotation", rotation=clip(match["rotation"]))
+        return place(x, y, rot)
     match = _FIGURE_RE.fullmatch(clean)
     if match:
         word, size, feature = match[1], match[2], match[3]
         kind = word if word in ("builder", "keeper") else (size or "normal")
         return figure(feature, kind)
-    raise IllegalAction("notation", text=text)
+    raise IllegalAction("notation", text=clip(raw))
 
 
 def format_action(action: TrailsAction) -> str:

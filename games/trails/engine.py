@@ -41,6 +41,7 @@ from games.trails.actions import (
     Place,
     TrailsAction,
     Undo,
+    clip,
     figure,
     format_action,
     parse,
@@ -230,12 +231,24 @@ class TrailsGame(Game):
     json_version = 1
 
     # -- setup -----------------------------------------------------------------------------------
+    def parse_options(self, raw: dict[str, Any] | None) -> dict[str, Any]:
+        """The shared checks, then everything ``setup`` would refuse about the ``deck`` (so a table is refused
+        when it is opened, not when it starts); ``deck`` comes back normalised (``BA-U,BA-E``, or empty).
+        Refusals echo at most ``ECHO_LIMIT`` characters of what was typed."""
+        try:
+            opts = super().parse_options(raw)
+        except InvalidOptions as error:  # the shared checks echo values whole
+            params = {k: clip(v) if isinstance(v, str) else v for k, v in error.params.items()}
+            raise InvalidOptions(error.code, **params) from None
+        deck = _validate_deck(opts["deck"], tuple(opts["expansions"]))
+        opts["deck"] = ",".join(deck) if deck is not None else ""
+        return opts
+
     def setup(self, players: int, options: dict[str, Any] | None, seed: int) -> TrailsState:
         self.check_players(players)
         opts = self.parse_options(options)
         expansions = tuple(opts["expansions"])
-        fixed_deck = _validate_deck(opts["deck"], expansions)
-        opts["deck"] = ",".join(fixed_deck) if fixed_deck is not None else ""
+        fixed_deck = opts["deck"].split(",") if opts["deck"] else None
         state = TrailsState()
         state.players = players
         state.options = opts
@@ -272,6 +285,9 @@ class TrailsGame(Game):
     # -- turn ------------------------------------------------------------------------------------
     def to_act(self, state: TrailsState) -> list[Seat]:
         return [] if state.over else [state.seat]
+
+    def turn_number(self, state: TrailsState) -> int:
+        return state.turns
 
     def legal_actions(self, state: TrailsState, seat: Seat) -> list[TrailsAction]:
         if state.over or seat != state.seat:
@@ -367,6 +383,9 @@ class TrailsGame(Game):
 
     # -- view ------------------------------------------------------------------------------------
     def view(self, state: TrailsState, seat: Seat | None) -> JSON:
+        """The confirmed position for everyone. Only the player to move also sees their unconfirmed
+        placement (``turn.placed`` with the chosen ``figure``, and the step they are at); every other view
+        shows the turn at its place step, as it was before the tile was laid."""
         players = []
         for s in range(state.players):
             supply = state.supply[s]
@@ -383,11 +402,15 @@ class TrailsGame(Game):
             })
         turn = None
         if not state.over:
+            mover = seat is not None and seat == state.seat
+            phase = state.phase if mover else "place"
             placed = None
-            if state.pending is not None:
+            if mover and state.pending is not None:
                 x, y, rot = state.pending
-                placed = {"x": x, "y": y, "rot": rot}
-            in_place = state.phase == "place"
+                chosen = state.pending_figure
+                placed = {"x": x, "y": y, "rot": rot,
+                          "figure": {"kind": chosen.kind, "feature": chosen.feature} if chosen else None}
+            in_place = phase == "place"
             turn = {
                 "seat": state.seat,
                 "tile": state.tile,
@@ -396,7 +419,7 @@ class TrailsGame(Game):
                 "legal_rotations": (
                     {f"{x},{y}": list(rots) for (x, y), rots in sorted(state.legal_placements.items())} if in_place else {}
                 ),
-                "phase": state.phase,
+                "phase": phase,
             }
         figures = [
             {"seat": owner, "x": x, "y": y, "kind": kind, "feature": ref}
@@ -553,19 +576,32 @@ def _shuffled_deck(rng: random.Random, expansions: tuple[str, ...]) -> list[str]
     return [*river, LAKE_TILE_ID, *land]
 
 
+# The longest sensible ``deck``: every tile of every set, each id with a separator and a space.
+DECK_TEXT_LIMIT = sum(t.count for t in TILE_TYPES.values()) * (max(len(tid) for tid in TILE_TYPES) + 2)
+
+
 def _validate_deck(raw: str, expansions: tuple[str, ...]) -> list[str] | None:
-    """The ``deck`` option: the whole draw pile after the start tile, in order (tests and puzzles)."""
-    if not raw.strip():
-        return None
+    """The ``deck`` option: the whole draw pile after the start tile, in order (tests and puzzles); ``None``
+    when it names no tile (a shuffled pile)."""
+    if len(raw) > DECK_TEXT_LIMIT:
+        raise InvalidOptions("deck_too_long", length=len(raw), maximum=DECK_TEXT_LIMIT, deck=clip(raw))
     ids = [part.strip().upper() for part in raw.split(",") if part.strip()]
+    if not ids:
+        return None
     available = _available(expansions)
+    sets = ("base", *expansions)
     used: dict[str, int] = {}
     for tid in ids:
-        if tid not in TILE_TYPES:
-            raise InvalidOptions("deck_unknown_tile", tile=tid)
+        tile = TILE_TYPES.get(tid)
+        if tile is None:
+            raise InvalidOptions("deck_unknown_tile", tile=clip(tid))
+        if tile.expansion not in sets:
+            raise InvalidOptions("deck_needs_expansion", tile=tid, expansion=tile.expansion)
+        if tid == SPRING_TILE_ID:
+            raise InvalidOptions("deck_start_tile", tile=tid)
         used[tid] = used.get(tid, 0) + 1
-        if used[tid] > available.get(tid, 0):
-            raise InvalidOptions("deck_too_many", tile=tid, available=available.get(tid, 0))
+        if used[tid] > available[tid]:
+            raise InvalidOptions("deck_too_many", tile=tid, available=available[tid])
     # River tiles come first, the lake last among them (the river is laid before any land tile).
     is_river = [TILE_TYPES[tid].expansion == "river" for tid in ids]
     river_count = sum(is_river)
@@ -741,6 +777,21 @@ def _river_ok(state: TrailsState, tid: str, rot: int) -> bool:
         return False
     dx, dy = STEP[out]
     return (rx + dx, ry + dy) not in state.board
+
+
+def legal_spots(state: TrailsState) -> dict[Pos, tuple[int, ...]]:
+    """Where the drawn tile may be laid and the rotations (quarter turns) at each spot, in reading order
+    (north to south, then west to east). A pending placement does not change them; empty when the game is over."""
+    return {pos: state.legal_placements[pos] for pos in sorted(state.legal_placements, key=lambda p: (p[1], p[0]))}
+
+
+def figure_options(state: TrailsState, x: int, y: int, rot: int) -> list[Figure]:
+    """The figures the player to move could put on the drawn tile laid at (x, y) turned ``rot`` quarter
+    turns, whatever step the turn is at (a pending placement is left aside). ``IllegalAction``
+    ``illegal_placement`` when that placement is not legal."""
+    if state.over or rot not in state.legal_placements.get((x, y), ()):
+        raise IllegalAction("illegal_placement", tile=state.tile, x=x, y=y, rot=rot * 90)
+    return _figure_options(state, x, y, rot)
 
 
 def _figure_options(state: TrailsState, x: int, y: int, rot: int) -> list[Figure]:

@@ -92,6 +92,22 @@ def rotated_edges(tile: TileType, rot: int) -> str:
     return "".join(tile.edges[(side - rot) % 4] for side in range(4))
 
 
+def feature_sides(tile_id: str, rot: int, feature: str) -> list[int]:
+    """The sides (0..3 = N, E, S, W) that ``feature`` of tile ``tile_id`` touches once the tile is turned ``rot``
+    clockwise quarter turns, sorted; empty for an abbey and for a meadow inside the tile. ``ValueError`` for a
+    feature the tile does not have."""
+    tile = TILE_TYPES[tile_id]
+    if feature not in tile.feature_refs():
+        raise ValueError(f"{tile_id} has no feature {feature!r}")
+    kind, _sep, index = feature.partition(":")
+    if kind == "monastery":
+        return []
+    if kind == "field":
+        return sorted({(half // 2 + rot) % 4 for half in tile.fields[int(index)].halves})
+    segment = tile.cities[int(index)] if kind == "city" else tile.roads[int(index)]
+    return sorted({(edge + rot) % 4 for edge in segment.edges})
+
+
 def _edges(text: str) -> tuple[int, ...]:
     return tuple(EDGE_NAMES.index(ch) for ch in text)
 

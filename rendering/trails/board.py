@@ -12,6 +12,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from games.trails.turn import spot_labels
 from rendering.common import PLAYER_COLORS, font
 from rendering.trails import geometry as geo
 from rendering.trails.sprites import (
@@ -79,22 +80,10 @@ def _text(locale: str) -> dict[str, str]:
 # ---- labels and figures --------------------------------------------------------------------------------
 
 
-def _label(index: int) -> str:
-    """A, B, ..., Z, AA, AB, ... (spreadsheet column style)."""
-    out = ""
-    index += 1
-    while index:
-        index, rest = divmod(index - 1, 26)
-        out = chr(ord("A") + rest) + out
-    return out
-
-
 def position_labels(view: dict[str, Any]) -> dict[str, tuple[int, int]]:
-    """Labels of the current tile's legal positions as drawn on the board, in reading order (north to south,
-    then west to east)."""
+    """Labels of the current tile's legal positions as drawn on the board (the engine's ``spot_labels``)."""
     turn = view.get("turn") or {}
-    positions = sorted({(int(x), int(y)) for x, y in turn.get("legal_positions") or []}, key=lambda p: (p[1], p[0]))
-    return {_label(i): p for i, p in enumerate(positions)}
+    return spot_labels(turn.get("legal_positions") or [])
 
 
 def _seat_labels(view: dict[str, Any], names: list[str] | None) -> dict[int, str]:
@@ -396,11 +385,15 @@ def board_image(view: dict[str, Any], names: list[str] | None = None, locale: st
     tiles = _placed_tiles(view)
     turn = view.get("turn") or {}
     labels = position_labels(view) if highlight_legal else {}
+    # Only the mover's own view holds an unconfirmed placement (and figure); public views never do.
     placed = turn.get("placed")
     pending: tuple[int, int] | None = None
     if placed and turn.get("tile") and (int(placed["x"]), int(placed["y"])) not in tiles:
         pending = (int(placed["x"]), int(placed["y"]))
         tiles[pending] = (turn["tile"], int(placed.get("rot", 0)) % 4)
+        if placed.get("figure"):
+            chosen = {"seat": turn.get("seat", 0), "x": pending[0], "y": pending[1], **placed["figure"]}
+            view = {**view, "figures": [*(view.get("figures") or []), chosen]}
 
     grid, text_size, margin, (width, height) = board_geometry(view, tiles, labels)
     board_w = width - PANEL_WIDTH

@@ -17,7 +17,6 @@ from cogs.trails import (
     page_of,
     page_slice,
     plural,
-    turn_notations,
 )
 from games.core import Event
 from games.trails import GAME
@@ -45,18 +44,6 @@ def test_paging_by_25():
     assert page_slice(items, 9) == (items[50:], 2)  # clamped
     assert page_slice(items, -1) == (items[:25], 0)
     assert page_of(items, 30) == 1 and page_of(items, 99) == 0
-
-
-def test_turn_notations_from_every_engine_step():
-    big = figure("road:0", "big")
-    assert turn_notations("place", None, None, 2, -1, 1, None) == ["place 2,-1 r90", "confirm"]
-    assert turn_notations("place", None, None, 2, -1, 1, big) == ["place 2,-1 r90", "figure big road:0", "confirm"]
-    # A pending placement typed with /trails place: kept when it is the chosen one, else taken back.
-    assert turn_notations("figure", (2, -1, 1), None, 2, -1, 1, big) == ["figure big road:0", "confirm"]
-    assert turn_notations("figure", (0, 1, 0), None, 2, -1, 1, None) == ["undo", "place 2,-1 r90", "confirm"]
-    assert turn_notations("confirm", (2, -1, 1), big, 2, -1, 1, big) == ["confirm"]
-    assert turn_notations("confirm", (2, -1, 1), big, 2, -1, 1, None) == ["undo", "confirm"]
-    assert turn_notations("confirm", (2, -1, 1), big, 0, 1, 2, None) == ["undo", "undo", "place 0,1 r180", "confirm"]
 
 
 def test_plurals_in_both_languages():

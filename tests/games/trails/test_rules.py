@@ -78,7 +78,7 @@ def test_river_tiles_come_first_lake_last_and_spring_starts():
 
 def test_deck_option_is_validated():
     for bad, code in [("BA-Z", "deck_unknown_tile"), ("BA-C,BA-C", "deck_too_many"), ("BA-D,BA-D,BA-D,BA-D", "deck_too_many"),
-                      ("RI-D", "deck_too_many")]:
+                      ("RI-D", "deck_needs_expansion")]:
         with pytest.raises(InvalidOptions) as err:
             new_game(bad)
         assert err.value.code == code
@@ -151,10 +151,10 @@ def test_undo_steps_back_until_confirmed():
     placements = GAME.legal_actions(state, a)
     GAME.apply(state, a, GAME.parse("place 1,0 r0"))
     GAME.apply(state, a, GAME.parse("figure road:0"))
-    assert GAME.view(state, None)["turn"]["phase"] == "confirm"
+    assert GAME.view(state, a)["turn"]["phase"] == "confirm"
     assert GAME.legal_actions(state, a) == [CONFIRM, UNDO]
     GAME.apply(state, a, UNDO)  # the figure comes back
-    assert GAME.view(state, None)["turn"]["phase"] == "figure"
+    assert GAME.view(state, a)["turn"]["phase"] == "figure"
     GAME.apply(state, a, UNDO)  # the tile comes back
     assert GAME.to_json(state) == before
     assert GAME.legal_actions(state, a) == placements
@@ -471,11 +471,14 @@ def test_notation_round_trip(text):
     assert GAME.format(action) == text and GAME.parse(GAME.format(action)) == action
 
 
-@pytest.mark.parametrize("text", ["", "place 1,1", "place 1,1 r45", "figure", "figure tower:0", "keeper", "jump"])
-def test_malformed_notation(text):
+@pytest.mark.parametrize(("text", "code"), [
+    ("", "notation"), ("place 1,1", "notation"), ("place 1,1 r45", "bad_rotation"), ("figure", "notation"),
+    ("figure tower:0", "notation"), ("keeper", "notation"), ("jump", "notation"),
+])
+def test_malformed_notation(text, code):
     with pytest.raises(IllegalAction) as err:
         GAME.parse(text)
-    assert err.value.code == "notation"
+    assert err.value.code == code
 
 
 def test_default_action_places_then_confirms():
