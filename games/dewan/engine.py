@@ -1,0 +1,871 @@
+"""Dewan rules engine: camps on a hex map, terrain cards, story tiles.
+
+A turn is one action (``take 3``, ``take1 5``, ``camp C6 d:c01,c16 g2:c17`` or, when nothing else is
+possible, ``pass``), followed for a camp by the reward of the emptied tribe-board slot as a second action by
+the same seat (``story t07`` / ``story deck`` or ``tuck c16``). A reward with a single possible choice is
+applied by the engine itself. Setup adds one ``story`` action per player (the first story tile).
+
+A placement is identified by its result: the destination, the cards discarded and the cards given to each
+other player. The route only witnesses that the payment is legal; the engine finds one and reports it.
+Placements that spend a strict superset of the cards of another placement on the same hex (and give no
+player fewer cards) are not offered: they only throw cards away.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+from games.core import (
+    JSON,
+    Event,
+    Game,
+    IllegalAction,
+    InvalidOptions,
+    OptionSpec,
+    PlayerResult,
+    Result,
+    Seat,
+    rank_players,
+    rng_from_json,
+    rng_to_json,
+)
+from games.dewan import data as D
+from games.dewan.board import Board, Layout, build
+
+Action = tuple
+ANY = "*"
+KINDS = ("B", "M", "D", "F", "W", ANY)
+# A cost item is a token: kind index * 8 + recipient (0 = discard pile, s + 1 = seat s's hand).
+_RECIPIENTS = 8
+
+
+def _token(kind: str, recipient: int = 0) -> int:
+    return KINDS.index(kind) * _RECIPIENTS + recipient
+
+
+def _kind(token: int) -> str:
+    return KINDS[token // _RECIPIENTS]
+
+
+def _submultiset(small: tuple[int, ...], big: tuple[int, ...]) -> bool:
+    """Whether sorted tuple ``small`` is contained (with multiplicity) in sorted tuple ``big``."""
+    if len(small) > len(big):
+        return False
+    j = 0
+    for value in small:
+        while j < len(big) and big[j] < value:
+            j += 1
+        if j == len(big) or big[j] != value:
+            return False
+        j += 1
+    return True
+
+
+def card_pays(card: str, kind: str) -> bool:
+    return kind == ANY or kind in D.CARDS[card][0]
+
+
+class Purse:
+    """What a hand can pay: Hall's condition over the five terrains decides whether distinct cards cover
+    a multiset of cost items (a card shows one or two terrains; ``*`` takes any card)."""
+
+    def __init__(self, hand: list[str]) -> None:
+        self.size = len(hand)
+        masks = [sum(1 << KINDS.index(t) for t in D.CARDS[c][0]) for c in hand]
+        self.cover = [sum(1 for m in masks if m & subset) for subset in range(32)]
+        self.memo: dict[tuple[int, ...], bool] = {}
+
+    def pays(self, kinds: list[str]) -> bool:
+        counts = [0] * 6
+        for kind in kinds:
+            counts[KINDS.index(kind)] += 1
+        return self.pays_counts(tuple(counts))
+
+    def pays_counts(self, counts: tuple[int, ...]) -> bool:
+        """``counts``: items per kind, in ``KINDS`` order."""
+        known = self.memo.get(counts)
+        if known is None:
+            known = sum(counts) <= self.size
+            demand = [0] * 32
+            cover = self.cover
+            for subset in range(1, 32):
+                low = subset & -subset
+                demand[subset] = demand[subset ^ low] + counts[low.bit_length() - 1]
+                if demand[subset] > cover[subset]:
+                    known = False
+                    break
+            self.memo[counts] = known
+        return known
+
+
+def payable(kinds: list[str], hand: list[str]) -> bool:
+    """Whether distinct hand cards can pay every cost item."""
+    return Purse(hand).pays(kinds)
+
+
+def _match(needs: list[str], providers: list[frozenset[str]]) -> bool:
+    """Whether each terrain need gets its own provider (a camp, or a tucked card showing that terrain)."""
+    owner: dict[int, int] = {}
+
+    def augment(need: int, seen: set[int]) -> bool:
+        for index, terrains in enumerate(providers):
+            if index in seen or needs[need] not in terrains:
+                continue
+            seen.add(index)
+            if index not in owner or augment(owner[index], seen):
+                owner[index] = need
+                return True
+        return False
+
+    return len(needs) <= len(providers) and all(augment(i, set()) for i in range(len(needs)))
+
+
+# -- state ----------------------------------------------------------------------------------------
+def _new_player(seat: int) -> dict[str, Any]:
+    return {
+        "seat": seat,
+        "hand": [],
+        "placed": 0,  # camps moved from the tribe board (slots emptied, left to right)
+        "stories": [],  # [tile, completed] in story places 1..5
+        "tucked": [],
+        "berries": 0,
+        "camps": [],  # hexes of the placed camps, in order (the start camp is not listed)
+    }
+
+
+@dataclass
+class DewanState:
+    players: int
+    layout: list[list[Any]]  # [tile, rotation] per tile letter
+    rng: Any
+    seats: list[dict[str, Any]]
+    deck: list[str] = field(default_factory=list)  # the last card is the top
+    discard: list[str] = field(default_factory=list)
+    row: list[str | None] = field(default_factory=list)  # position 1 (next to the deck) first
+    story_deck: list[str] = field(default_factory=list)  # the last tile is the top
+    story_display: list[str] = field(default_factory=list)
+    camps: dict[str, int] = field(default_factory=dict)  # hex -> seat (start camps included)
+    berries: list[str] = field(default_factory=list)  # hexes still holding a berry token
+    dewan: int = 0  # the Dewan token holder: every round starts with this seat
+    actor: int | None = None
+    phase: str = "first_story"  # first_story, turn, story, tuck, over
+    setup_order: list[int] = field(default_factory=list)  # seats still to take their first story tile
+    round: int = 1
+    final_round: bool = False
+    round_passes: list[int] = field(default_factory=list)
+    eliminated: list[int] = field(default_factory=list)
+    turns: int = 0
+    actions: int = 0
+    last: dict[str, Any] = field(default_factory=dict)  # the last placement: seat, route
+    opening: list[list[Any]] = field(default_factory=list)
+    # Placement searches of the current position (not saved): legal_actions and apply share them.
+    cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def board(self) -> Board:
+        return build(self.players, tuple((t, r) for t, r in self.layout))
+
+    @property
+    def over(self) -> bool:
+        return self.phase == "over"
+
+
+def parse_tiles(raw: str, players: int, rng: random.Random) -> Layout:
+    """``tiles`` option: empty for a random map, or one ``tile[:rotation]`` per letter (A, B, ...)."""
+    slots = D.LAYOUTS[players]
+    text = str(raw or "").strip().upper()
+    if not text:
+        starts = rng.sample(D.START_TILES, sum(1 for s in slots if s[3]))
+        neutrals = rng.sample(D.NEUTRAL_TILES, sum(1 for s in slots if not s[3]))
+        return tuple((starts.pop(0) if s[3] else neutrals.pop(0), rng.randrange(6)) for s in slots)
+    parts = [p for p in text.replace(" ", "").split(",") if p]
+    if len(parts) != len(slots):
+        raise InvalidOptions("tiles_count", value=raw, count=len(slots))
+    layout = []
+    for part, slot in zip(parts, slots, strict=True):
+        tile, _, rotation = part.partition(":")
+        allowed = D.START_TILES if slot[3] else D.NEUTRAL_TILES
+        if tile not in allowed or (rotation and rotation not in "012345") or len(rotation) > 1:
+            raise InvalidOptions("tiles_bad", value=part, letter=slot[0])
+        layout.append((tile, int(rotation or 0)))
+    if len({t for t, _ in layout}) != len(layout):
+        raise InvalidOptions("tiles_bad", value=raw, letter="-")
+    return tuple(layout)
+
+
+# -- notation -------------------------------------------------------------------------------------
+_CARD = r"c\d\d"
+_CAMP_RE = re.compile(rf"^camp ([a-h][0-6]) d:({_CARD}(?:,{_CARD})*)((?: g[1-4]:{_CARD}(?:,{_CARD})*)*)$")
+
+
+def format_action(action: Action) -> str:
+    kind = action[0]
+    if kind == "camp":
+        text = f"camp {action[1]} d:{','.join(action[2])}"
+        for seat, cards in action[3]:
+            text += f" g{seat + 1}:{','.join(cards)}"
+        return text
+    if kind == "pass":
+        return "pass"
+    return f"{kind} {action[1]}"
+
+
+def parse_action(text: str) -> Action:
+    raw = " ".join(str(text).strip().lower().split())
+    raw = re.sub(r"\s*([:,])\s*", r"\1", raw)
+    if raw == "pass":
+        return ("pass",)
+    head, _, arg = raw.partition(" ")
+    if head in ("take", "take1") and arg in ("1", "2", "3", "4", "5", "6") and (head == "take1" or arg != "6"):
+        return (head, int(arg))
+    if head == "story" and (arg == "deck" or re.fullmatch(r"t\d\d", arg) and arg in D.STORIES):
+        return ("story", arg)
+    if head == "tuck" and arg in D.CARDS:
+        return ("tuck", arg)
+    match = _CAMP_RE.match(raw)
+    if match:
+        discards = match.group(2).split(",")
+        gives: dict[int, list[str]] = {}
+        for part in match.group(3).split():
+            seat_text, _, cards = part.partition(":")
+            seat = int(seat_text[1:]) - 1
+            if seat in gives:
+                raise IllegalAction("notation", text=text)
+            gives[seat] = cards.split(",")
+        every = discards + [c for cards in gives.values() for c in cards]
+        if all(c in D.CARDS for c in every) and len(set(every)) == len(every):
+            return ("camp", match.group(1).upper(), tuple(sorted(discards)),
+                    tuple((s, tuple(sorted(gives[s]))) for s in sorted(gives)))
+    raise IllegalAction("notation", text=text)
+
+
+# -- the game -------------------------------------------------------------------------------------
+class DewanGame(Game):
+    key = "dewan"
+    names = {"en": "Dewan", "ru": "Деван"}
+    min_players = 2
+    max_players = 4
+    json_version = 1
+    private_views = True
+    option_specs = (OptionSpec("tiles", "text", "", examples=("S1:0,S2:0,N1:0,N2:0",)),)
+
+    # -- setup ------------------------------------------------------------------------------------
+    def setup(self, players: int, options: dict[str, Any] | None, seed: int) -> DewanState:
+        self.check_players(players)
+        opts = self.parse_options(options)
+        rng = random.Random(seed)
+        layout = parse_tiles(opts["tiles"], players, rng)
+        state = DewanState(players=players, layout=[list(t) for t in layout], rng=rng,
+                           seats=[_new_player(s) for s in range(players)])
+        board = state.board
+        state.camps = {hex_: seat for seat, hex_ in enumerate(board.starts)}
+        state.berries = list(board.berry_hexes)
+        state.story_deck = list(D.STORY_IDS)
+        rng.shuffle(state.story_deck)
+        state.story_display = [state.story_deck.pop() for _ in range(D.STORY_DISPLAY)]
+        state.deck = list(D.CARD_IDS)
+        rng.shuffle(state.deck)
+        state.row = [state.deck.pop() for _ in range(D.ROW_SIZE)]
+        for player in state.seats:
+            player["hand"] = sorted(state.deck.pop() for _ in range(D.START_HAND))
+        state.dewan = rng.randrange(players)
+        # In reverse turn order each player takes a first story tile.
+        state.setup_order = [(state.dewan - k) % players for k in range(1, players + 1)]
+        state.actor = state.setup_order[0]
+        events = [Event("dewan", {"seat": state.dewan, "map": " ".join(f"{t}:{r}" for t, r in layout)})]
+        state.opening = [[e.code, dict(e.params)] for e in events]
+        return state
+
+    def initial_events(self, state: DewanState) -> list[Event]:
+        return [Event(code, dict(params)) for code, params in state.opening]
+
+    # -- contract ---------------------------------------------------------------------------------
+    def to_act(self, state: DewanState) -> list[Seat]:
+        return [] if state.over or state.actor is None else [state.actor]
+
+    def legal_actions(self, state: DewanState, seat: Seat) -> list[Action]:
+        if state.over or state.actor != seat:
+            return []
+        if state.phase in ("first_story", "story"):
+            return self._story_options(state)
+        if state.phase == "tuck":
+            return [("tuck", c) for c in sorted(set(state.seats[seat]["hand"]))]
+        actions = self._take_options(state)
+        if state.seats[seat]["placed"] < D.SLOTS:
+            actions += self.placements(state, seat)
+        return actions or [("pass",)]
+
+    def apply(self, state: DewanState, seat: Seat, action: Action) -> list[Event]:
+        if state.over:
+            raise IllegalAction("game_over")
+        if state.actor != seat:
+            raise IllegalAction("not_your_turn")
+        self._check(state, seat, action)
+        events: list[Event] = []
+        state.actions += 1
+        kind = action[0]
+        if kind == "story":
+            self._take_story(state, seat, action[1], events)
+            if state.phase == "first_story":
+                state.setup_order.pop(0)
+                if state.setup_order:
+                    state.actor = state.setup_order[0]
+                else:
+                    state.phase, state.actor = "turn", state.dewan
+                    events.append(Event("round_start", {"round": state.round, "seat": state.dewan}))
+            else:
+                self._end_turn(state, events)
+        elif kind == "tuck":
+            self._tuck(state, seat, action[1], events)
+            self._end_turn(state, events)
+        elif kind in ("take", "take1"):
+            self._take_cards(state, seat, action, events)
+            self._end_turn(state, events)
+        elif kind == "camp":
+            self._place(state, seat, action, events)
+        else:  # pass
+            state.round_passes.append(seat)
+            events.append(Event("passed", {"seat": seat}))
+            self._end_turn(state, events)
+        return events
+
+    def _check(self, state: DewanState, seat: Seat, action: Action) -> None:
+        """Raise the most helpful error for an action that is not legal now."""
+        if not isinstance(action, tuple) or not action:
+            raise IllegalAction("not_allowed", action=str(action))
+        kind = action[0]
+        phase = state.phase
+        expected = {"first_story": ("story",), "story": ("story",), "tuck": ("tuck",),
+                    "turn": ("take", "take1", "camp", "pass")}[phase]
+        if kind not in expected:
+            raise IllegalAction("wrong_step", step=phase, action=self._safe_format(action))
+        if kind == "camp":
+            self._check_camp(state, seat, action)
+            return
+        if kind in ("take", "take1"):
+            options = self._take_options(state)
+        elif kind == "pass":
+            options = self.legal_actions(state, seat)
+        else:
+            options = self.legal_actions(state, seat)  # story and tuck options are short lists
+        if action in options:
+            return
+        if kind == "take":
+            raise IllegalAction("no_pair", position=action[1] if len(action) > 1 else "?")
+        if kind == "take1":
+            raise IllegalAction("take_one", position=action[1] if len(action) > 1 else "?")
+        if kind == "story":
+            raise IllegalAction("story_unavailable", tile=action[1] if len(action) > 1 else "?")
+        if kind == "tuck":
+            raise IllegalAction("not_in_hand", card=action[1] if len(action) > 1 else "?")
+        if kind == "pass":
+            raise IllegalAction("cannot_pass")
+        raise IllegalAction("not_allowed", action=self._safe_format(action))
+
+    def _check_camp(self, state: DewanState, seat: Seat, action: Action) -> None:
+        player = state.seats[seat]
+        if player["placed"] >= D.SLOTS:
+            raise IllegalAction("no_camp_left")
+        try:
+            _, hex_, discards, gives = action
+            cards = list(discards) + [c for _, given in gives for c in given]
+        except (TypeError, ValueError):
+            raise IllegalAction("not_allowed", action=str(action)) from None
+        board = state.board
+        if hex_ not in board.terrain:
+            raise IllegalAction("no_hex", hex=hex_)
+        if board.terrain[hex_] in ("W", "X"):
+            raise IllegalAction("water" if board.terrain[hex_] == "W" else "occupied", hex=hex_)
+        if hex_ in state.camps:
+            raise IllegalAction("occupied", hex=hex_)
+        missing = [c for c in cards if c not in player["hand"]]
+        if missing or len(set(cards)) != len(cards):
+            raise IllegalAction("not_in_hand", card=(missing or cards)[0])
+        if action not in self._placements_to(state, seat, hex_):
+            raise IllegalAction("no_route", hex=hex_, action=self._safe_format(action))
+
+    def default_action(self, state: DewanState, seat: Seat) -> Action:
+        options = self.legal_actions(state, seat)
+        if not options:
+            raise IllegalAction("not_your_turn")
+        return options[0]  # the first pair of the row, the first display tile, the first hand card
+
+    def eliminate(self, state: DewanState, seat: Seat) -> list[Event]:
+        events: list[Event] = []
+        if state.over or seat in state.eliminated:
+            return events
+        state.eliminated.append(seat)
+        events.append(Event("eliminated", {"seat": seat}))
+        active = [s for s in range(state.players) if s not in state.eliminated]
+        if len(active) <= 1:
+            self._finish(state, events)
+            return events
+        if state.phase == "first_story":
+            was_actor = state.actor == seat
+            state.setup_order = [s for s in state.setup_order if s != seat]
+            if was_actor:
+                if state.setup_order:
+                    state.actor = state.setup_order[0]
+                else:
+                    state.phase, state.actor = "turn", state.dewan
+                    if state.dewan in state.eliminated:
+                        self._next_seat(state, events)
+        elif state.actor == seat:
+            state.phase = "turn"
+            self._next_seat(state, events)
+        return events
+
+    def is_over(self, state: DewanState) -> bool:
+        return state.over
+
+    def result(self, state: DewanState) -> Result:
+        breakdowns = self.breakdowns(state)
+        keys = {seat: (sum(b.values()), len(state.seats[seat]["hand"])) for seat, b in breakdowns.items()}
+        ranks = rank_players(keys, state.eliminated)
+        ranking = sorted(
+            (PlayerResult(seat, ranks[seat], sum(b.values()), b, seat in state.eliminated)
+             for seat, b in breakdowns.items()),
+            key=lambda p: (p.rank, p.seat),
+        )
+        return Result(ranking=ranking, turns=state.turns)
+
+    # -- scoring ----------------------------------------------------------------------------------
+    def fire(self, state: DewanState, seat: int) -> int:
+        player = state.seats[seat]
+        fire = sum(D.STORIES[t][2] for t, done in player["stories"] if done)
+        fire += sum(1 for c in player["tucked"] if D.CARDS[c][1] == "fire")
+        return fire + (D.LAST_SLOT_FIRE if player["placed"] >= D.SLOTS else 0)
+
+    def groups(self, state: DewanState, seat: int) -> list[list[str]]:
+        """The connected groups of the seat's camps (start camp included), largest first."""
+        board = state.board
+        own = {h for h, s in state.camps.items() if s == seat}
+        seen: set[str] = set()
+        out = []
+        for hex_ in sorted(own):
+            if hex_ in seen:
+                continue
+            group, stack = [], [hex_]
+            seen.add(hex_)
+            while stack:
+                current = stack.pop()
+                group.append(current)
+                for other in board.neighbours[current]:
+                    if other in own and other not in seen:
+                        seen.add(other)
+                        stack.append(other)
+            out.append(sorted(group))
+        return sorted(out, key=lambda g: (-len(g), g))
+
+    def breakdowns(self, state: DewanState) -> dict[int, dict[str, int]]:
+        fires = {seat: self.fire(state, seat) for seat in range(state.players)}
+        top = max(fires.values())
+        out = {}
+        for seat, player in enumerate(state.seats):
+            berry_symbols = sum(1 for c in player["tucked"] if D.CARDS[c][1] == "berry")
+            out[seat] = {
+                "story": sum(D.STORIES[t][1] for t, done in player["stories"] if done),
+                "fire": fires[seat],
+                "fire_bonus": D.FIRE_MAJORITY if top >= 1 and fires[seat] == top else 0,
+                "groups": D.GROUP_POINTS * sum(1 for g in self.groups(state, seat) if len(g) >= 2),
+                "berries": D.BERRY_POINTS * (player["berries"] + berry_symbols),
+            }
+        return out
+
+    # -- story requirements -----------------------------------------------------------------------
+    def resources(self, state: DewanState, seat: int) -> Counter[str]:
+        """Resource sources of a seat: printed symbols touching its camps (each once) and tucked symbols."""
+        board = state.board
+        printed = {i for h, s in state.camps.items() if s == seat for i in board.touching[h]}
+        count: Counter[str] = Counter(board.symbols[i][2] for i in printed)
+        count.update(D.CARDS[c][1] for c in state.seats[seat]["tucked"] if D.CARDS[c][1] in D.RESOURCES)
+        return count
+
+    def story_met(self, state: DewanState, seat: int, tile: str, resources: Counter[str] | None = None) -> bool:
+        needs = D.STORIES[tile][0]
+        resources = self.resources(state, seat) if resources is None else resources
+        wanted = Counter(n for n in needs if n in D.RESOURCES)
+        if any(resources[r] < k for r, k in wanted.items()):
+            return False
+        board = state.board
+        providers = [frozenset(board.terrain[h]) for h, s in state.camps.items()
+                     if s == seat and board.terrain[h] in D.LAND]
+        providers += [frozenset(D.CARDS[c][0]) for c in state.seats[seat]["tucked"]]
+        return _match([n for n in needs if n in D.LAND], providers)
+
+    # -- view -------------------------------------------------------------------------------------
+    def view(self, state: DewanState, seat: Seat | None) -> JSON:
+        board = state.board
+        breakdowns = self.breakdowns(state)
+        view: JSON = {
+            "game": self.key,
+            "players": state.players,
+            "phase": state.phase,
+            "actor": state.actor,
+            "round": state.round,
+            "dewan": state.dewan,
+            "final_round": state.final_round,
+            "over": state.over,
+            "eliminated": list(state.eliminated),
+            "map": {
+                "tiles": [list(t) for t in board.tiles],
+                "hexes": [[h, *board.coords[h], board.terrain[h]] for h in board.labels],
+                "symbols": [list(s) for s in board.symbols],
+                "berry_hexes": list(board.berry_hexes),
+                "starts": list(board.starts),
+            },
+            "camps": dict(state.camps),
+            "berries": list(state.berries),
+            "row": list(state.row),
+            "deck_count": len(state.deck),
+            "discard": list(state.discard),  # face up
+            "story_display": list(state.story_display),
+            "story_deck_count": len(state.story_deck),
+            "seats": [
+                {
+                    "seat": p["seat"],
+                    "hand_count": len(p["hand"]),
+                    "camps_left": D.SLOTS - p["placed"],
+                    "next_reward": D.SLOT_REWARDS[p["placed"]] if p["placed"] < D.SLOTS else None,
+                    "stories": [list(s) for s in p["stories"]],
+                    "tucked": list(p["tucked"]),
+                    "berries": p["berries"],
+                    "fire": breakdowns[p["seat"]]["fire"],
+                    "score": breakdowns[p["seat"]],
+                    "total": sum(breakdowns[p["seat"]].values()),
+                }
+                for p in state.seats
+            ],
+            "last": copy.deepcopy(state.last),
+        }
+        if seat is not None and 0 <= seat < state.players:
+            view["seat"] = seat
+            view["hand"] = sorted(state.seats[seat]["hand"])
+        return view
+
+    # -- JSON -------------------------------------------------------------------------------------
+    _FIELDS = (
+        "players", "layout", "seats", "deck", "discard", "row", "story_deck", "story_display", "camps",
+        "berries", "dewan", "actor", "phase", "setup_order", "round", "final_round", "round_passes",
+        "eliminated", "turns", "actions", "last", "opening",
+    )
+
+    def to_json(self, state: DewanState) -> JSON:
+        out: JSON = {"v": self.json_version, "rng": rng_to_json(state.rng)}
+        for name in self._FIELDS:
+            out[name] = copy.deepcopy(getattr(state, name))
+        return out
+
+    def from_json(self, data: JSON) -> DewanState:
+        if data.get("v") != self.json_version:
+            raise ValueError(f"dewan: unsupported state version {data.get('v')}")
+        return DewanState(rng=rng_from_json(data["rng"]), **{n: copy.deepcopy(data[n]) for n in self._FIELDS})
+
+    # -- notation ---------------------------------------------------------------------------------
+    def parse(self, text: str) -> Action:
+        return parse_action(text)
+
+    def format(self, action: Action) -> str:
+        return format_action(action)
+
+    def _safe_format(self, action: Any) -> str:
+        try:
+            return self.format(action)
+        except (TypeError, IndexError, ValueError, AttributeError):
+            return str(action)
+
+    # -- options ----------------------------------------------------------------------------------
+    def _story_options(self, state: DewanState) -> list[Action]:
+        options: list[Action] = [("story", t) for t in state.story_display]
+        if state.story_deck:
+            options.append(("story", "deck"))
+        return options
+
+    def _take_options(self, state: DewanState) -> list[Action]:
+        row = state.row
+        pairs: list[Action] = [("take", p + 1) for p in range(D.ROW_SIZE - 1) if row[p] and row[p + 1]]
+        return pairs or [("take1", p + 1) for p in range(D.ROW_SIZE) if row[p]]
+
+    # -- placement search -------------------------------------------------------------------------
+    def routes(self, state: DewanState, seat: int) -> dict[str, dict[tuple[int, ...], list[str]]]:
+        """Destination -> minimal cost-item multisets -> one route (see ``_search``), cached per position."""
+        key = ("routes", seat, tuple(sorted(state.seats[seat]["hand"])), tuple(sorted(state.camps.items())))
+        if key not in state.cache:
+            state.cache.clear()
+            state.cache[key] = self._search(state, seat)
+        return state.cache[key]
+
+    def _search(self, state: DewanState, seat: int) -> dict[str, dict[tuple[int, ...], list[str]]]:
+        """Destination -> minimal cost-item multisets (sorted tokens) -> one route with that cost.
+
+        A breadth-first search over (hex, items so far); an arrival is dropped when another arrival at the
+        same hex needs a sub-multiset of its items (it can only cost more from there). Walks that repeat a
+        hex never beat the simple path they contain, so they need no special care.
+        """
+        board = state.board
+        hand = state.seats[seat]["hand"]
+        camps = state.camps
+        terrain = board.terrain
+        start = board.starts[seat]
+        limit = len(hand)
+        purse = Purse(hand)
+        memo: dict[tuple[int, ...], bool] = {}
+
+        def can_pay(label: tuple[int, ...]) -> bool:
+            known = memo.get(label)
+            if known is None:
+                counts = [0] * 6
+                for token in label:
+                    counts[token // _RECIPIENTS] += 1
+                known = memo[label] = purse.pays_counts(tuple(counts))
+            return known
+
+        def item(hex_: str) -> int:
+            """The cost of crossing ``hex_`` (not as origin or destination)."""
+            owner = camps.get(hex_)
+            kind = ANY if terrain[hex_] == "X" else terrain[hex_]
+            return _token(kind, 0 if owner is None or owner == seat else owner + 1)
+
+        seen: dict[str, list[tuple[int, ...]]] = {}
+        found: dict[str, dict[tuple[int, ...], list[str]]] = {}
+        queue: deque[tuple[str, tuple[int, ...], list[str]]] = deque()
+
+        def push(hex_: str, label: tuple[int, ...], path: list[str]) -> None:
+            known = seen.setdefault(hex_, [])
+            if any(_submultiset(k, label) for k in known):
+                return
+            known[:] = [k for k in known if not _submultiset(label, k)]
+            known.append(label)
+            queue.append((hex_, label, path))
+
+        for origin in sorted(h for h, s in camps.items() if s == seat):
+            first = _token(ANY if origin == start else terrain[origin])
+            if limit >= 2 and can_pay((first,)):
+                push(origin, (first,), [origin])
+        while queue:
+            hex_, label, path = queue.popleft()
+            if not any(k == label for k in seen.get(hex_, ())):
+                continue  # replaced by a cheaper arrival meanwhile
+            in_water = terrain[hex_] == "W"
+            for other in board.neighbours[hex_]:
+                kind = terrain[other]
+                if kind in D.LAND and other not in camps and len(label) < limit:
+                    final = tuple(sorted((*label, _token(kind))))
+                    if can_pay(final):
+                        self._record(found.setdefault(other, {}), final, [*path, other])
+                if kind == "W" and in_water:
+                    next_label = label
+                else:
+                    next_label = tuple(sorted((*label, item(other))))
+                    if len(next_label) + 1 > limit or not can_pay(next_label):
+                        continue
+                push(other, next_label, [*path, other])
+        return found
+
+    @staticmethod
+    def _record(labels: dict[tuple[int, ...], list[str]], label: tuple[int, ...], path: list[str]) -> None:
+        if any(_submultiset(k, label) for k in labels):
+            return
+        for k in [k for k in labels if _submultiset(label, k)]:
+            del labels[k]
+        labels[label] = path
+
+    def _outcomes(self, hand: list[str], label: tuple[int, ...]) -> set[tuple[frozenset, tuple]]:
+        """Every distinct (discarded cards, cards given per seat) that pays the cost items ``label``."""
+        groups = sorted(Counter(label).items(), key=lambda g: (_kind(g[0]) == ANY, g[0]))
+        out: set[tuple[frozenset, tuple]] = set()
+
+        def walk(index: int, used: frozenset, chosen: list[tuple[int, tuple[str, ...]]]) -> None:
+            if index == len(groups):
+                discard: set[str] = set()
+                gives: dict[int, set[str]] = {}
+                for token, cards in chosen:
+                    recipient = token % _RECIPIENTS
+                    if recipient:
+                        gives.setdefault(recipient - 1, set()).update(cards)
+                    else:
+                        discard.update(cards)
+                out.add((frozenset(discard), tuple((s, tuple(sorted(gives[s]))) for s in sorted(gives))))
+                return
+            token, count = groups[index]
+            kind = _kind(token)
+            candidates = [c for c in hand if c not in used and card_pays(c, kind)]
+            for combo in combinations(candidates, count):
+                walk(index + 1, used | frozenset(combo), [*chosen, (token, combo)])
+
+        walk(0, frozenset(), [])
+        return out
+
+    def _placements_to(self, state: DewanState, seat: int, hex_: str,
+                       routes: dict[str, dict[tuple[int, ...], list[str]]] | None = None) -> dict[Action, list[str]]:
+        """The legal placements on ``hex_``: action -> one route that pays it."""
+        routes = self.routes(state, seat) if routes is None else routes
+        hand = sorted(state.seats[seat]["hand"])
+        candidates: dict[tuple[frozenset, tuple], list[str]] = {}
+        for label, path in routes.get(hex_, {}).items():
+            for outcome in self._outcomes(hand, label):
+                candidates.setdefault(outcome, path)
+        # Drop an outcome when another spends a strict subset of its cards and gives each seat no more.
+        spent = {o: o[0] | {c for _, cards in o[1] for c in cards} for o in candidates}
+        given = {o: dict(o[1]) for o in candidates}
+        kept = {}
+        for outcome, path in candidates.items():
+            dominated = any(
+                spent[other] < spent[outcome]
+                and all(set(cards) <= set(given[outcome].get(s, ())) for s, cards in other[1])
+                for other in candidates if len(spent[other]) < len(spent[outcome])
+            )
+            if not dominated:
+                kept[("camp", hex_, tuple(sorted(outcome[0])), outcome[1])] = path
+        return kept
+
+    def placements(self, state: DewanState, seat: int) -> list[Action]:
+        """Every legal placement, by destination then cards spent."""
+        routes = self.routes(state, seat)
+        actions: list[Action] = []
+        for hex_ in sorted(routes):
+            found = self._placements_to(state, seat, hex_, routes)
+            actions += sorted(found, key=lambda a: (len(a[2]) + sum(len(c) for _, c in a[3]), a))
+        return actions
+
+    # -- applying ---------------------------------------------------------------------------------
+    def _draw(self, state: DewanState, events: list[Event]) -> str | None:
+        if not state.deck and state.discard:
+            state.deck = state.discard
+            state.discard = []
+            state.rng.shuffle(state.deck)
+            events.append(Event("reshuffled", {"count": len(state.deck)}))
+        return state.deck.pop() if state.deck else None
+
+    def _take_cards(self, state: DewanState, seat: int, action: Action, events: list[Event]) -> None:
+        positions = [action[1] - 1] if action[0] == "take1" else [action[1] - 1, action[1]]
+        player = state.seats[seat]
+        taken = []
+        for p in positions:
+            taken.append(state.row[p])
+            state.row[p] = None
+        player["hand"] = sorted(player["hand"] + taken)
+        events.append(Event("took", {"seat": seat, "cards": " ".join(taken), "position": action[1]}))
+        # Refill every empty position, nearest the deck first (gaps left by an empty deck heal later).
+        for p in range(D.ROW_SIZE):
+            if state.row[p] is None:
+                state.row[p] = self._draw(state, events)
+
+    def _place(self, state: DewanState, seat: int, action: Action, events: list[Event]) -> None:
+        _, hex_, discards, gives = action
+        route = self._placements_to(state, seat, hex_)[action]
+        player = state.seats[seat]
+        for card in discards:
+            player["hand"].remove(card)
+            state.discard.append(card)
+        for other, cards in gives:
+            for card in cards:
+                player["hand"].remove(card)
+            state.seats[other]["hand"] = sorted(state.seats[other]["hand"] + list(cards))
+        state.camps[hex_] = seat
+        player["camps"].append(hex_)
+        player["placed"] += 1
+        slot = player["placed"]
+        state.last = {"seat": seat, "route": route, "hex": hex_}
+        events.append(Event("camp", {"seat": seat, "hex": hex_, "route": "-".join(route), "slot": slot,
+                                     "cards": " ".join(discards)}))
+        for other, cards in gives:
+            events.append(Event("cards_given", {"seat": seat, "to_seat": other, "cards": " ".join(cards)}))
+        board = state.board
+        zone = board.zones[board.zone[hex_]]
+        tokens = [h for h in zone if h in state.berries]
+        if tokens:
+            berry = hex_ if hex_ in tokens else tokens[0]
+            state.berries.remove(berry)
+            player["berries"] += 1
+            events.append(Event("berry", {"seat": seat, "hex": berry}))
+        if slot == D.SLOTS and not state.final_round:
+            state.final_round = True
+            events.append(Event("last_camp", {"seat": seat}))
+        reward = D.SLOT_REWARDS[slot - 1]
+        state.phase = reward
+        options = self.legal_actions(state, seat)
+        if len(options) == 1:
+            if reward == "story":
+                self._take_story(state, seat, options[0][1], events)
+            else:
+                self._tuck(state, seat, options[0][1], events)
+        elif options:
+            return  # the player chooses
+        else:
+            events.append(Event("reward_lost", {"seat": seat, "reward": reward}))
+        self._end_turn(state, events)
+
+    def _take_story(self, state: DewanState, seat: int, choice: str, events: list[Event]) -> None:
+        if choice == "deck":
+            tile = state.story_deck.pop()
+            events.append(Event("story_drawn", {"seat": seat, "tile": tile}))
+        else:
+            tile = choice
+            state.story_display.remove(tile)
+            events.append(Event("story_taken", {"seat": seat, "tile": tile}))
+            if state.story_deck:
+                state.story_display.append(state.story_deck.pop())
+        state.seats[seat]["stories"].append([tile, False])
+
+    def _tuck(self, state: DewanState, seat: int, card: str, events: list[Event]) -> None:
+        player = state.seats[seat]
+        player["hand"].remove(card)
+        player["tucked"].append(card)
+        events.append(Event("tucked", {"seat": seat, "card": card}))
+
+    def _end_turn(self, state: DewanState, events: list[Event]) -> None:
+        """Story check of the seat that played, then the next seat (and maybe the end of the game)."""
+        seat = state.actor
+        player = state.seats[seat]
+        resources = self.resources(state, seat)
+        completed = 0
+        for story in player["stories"]:
+            if not story[1] and self.story_met(state, seat, story[0], resources):
+                story[1] = True
+                completed += 1
+                events.append(Event("story_completed", {"seat": seat, "tile": story[0],
+                                                        "points": D.STORIES[story[0]][1]}))
+        drawn = [c for c in (self._draw(state, events) for _ in range(completed)) if c is not None]
+        if drawn:
+            player["hand"] = sorted(player["hand"] + drawn)
+            events.append(Event("cards_drawn", {"seat": seat, "count": len(drawn)}))
+        state.turns += 1
+        state.phase = "turn"
+        self._next_seat(state, events)
+
+    def _next_seat(self, state: DewanState, events: list[Event]) -> None:
+        seat = state.actor
+        active = [s for s in range(state.players) if s not in state.eliminated]
+        for _ in range(state.players):
+            seat = (seat + 1) % state.players
+            if seat == state.dewan:  # a round ends
+                everyone_passed = all(s in state.round_passes for s in active)
+                if state.final_round or everyone_passed:
+                    self._finish(state, events)
+                    return
+                state.round += 1
+                state.round_passes = []
+                events.append(Event("round_start", {"round": state.round, "seat": state.dewan}))
+            if seat in active:
+                state.actor = seat
+                return
+        self._finish(state, events)
+
+    def _finish(self, state: DewanState, events: list[Event]) -> None:
+        state.phase = "over"
+        state.actor = None
+        for player in state.seats:  # unfinished story tiles are removed
+            removed = [t for t, done in player["stories"] if not done]
+            if removed:
+                player["stories"] = [s for s in player["stories"] if s[1]]
+                events.append(Event("stories_removed", {"seat": player["seat"], "tiles": " ".join(removed)}))
+        for p in self.result(state).ranking:
+            events.append(Event("final_score", {"seat": p.seat, "rank": p.rank, "score": p.score,
+                                                "hand": len(state.seats[p.seat]["hand"]), **p.breakdown}))
