@@ -481,6 +481,29 @@ def test_malformed_notation(text, code):
     assert err.value.code == code
 
 
+@pytest.mark.parametrize(("text", "code"), [
+    ("place " + "9" * 4400 + ",0 r90", "bad_position"),
+    ("place 0,-" + "1" * 5000 + " r90", "bad_position"),
+    ("place 1e400,0 r90", "bad_position"),
+    ("place inf,-inf r90", "bad_position"),
+    ("place 0,nan r90", "bad_position"),
+    ("place 1234567,0 r90", "bad_position"),
+    ("place 1,0 r" + "9" * 4400, "bad_rotation"),
+    ("place 1,0 r1e400", "bad_rotation"),
+    ("place 1,0 rinf", "bad_rotation"),
+    ("place 1,0 r7", "bad_rotation"),
+    ("place ١,٢ r90", "bad_position"),  # digits of other scripts are no notation
+    ("x" * 6000, "notation"),
+    ("figure city:" + "1" * 6000, "notation"),
+    ("place 1,0 r90 " + "y" * 20000, "notation"),
+])
+def test_hostile_notation_is_refused_with_a_clear_code_and_a_short_echo(text, code):
+    with pytest.raises(IllegalAction) as err:
+        GAME.parse(text)
+    assert err.value.code == code
+    assert all(len(str(value)) <= 100 for value in err.value.params.values())
+
+
 def test_default_action_places_then_confirms():
     state = new_game("BA-U,BA-U")
     a = GAME.to_act(state)[0]

@@ -230,3 +230,37 @@ def test_preview_shows_the_chosen_figure_in_the_colour_of_the_player_to_move() -
     assert plain.size == with_figure.size
     assert len(_cell_pixels_near(with_figure, box, color)) > 96
     assert len(_cell_pixels_near(with_figure, box, color)) > len(_cell_pixels_near(plain, box, color))
+
+
+def test_the_public_board_draws_nothing_of_an_unconfirmed_placement() -> None:
+    from games.trails import GAME, Figure
+    from games.trails.actions import CONFIRM
+
+    state = GAME.setup(2, {"expansions": "inns"}, 6)
+    mover = GAME.to_act(state)[0]
+    before = render_board(GAME.view(state, None))
+    placed = None
+    for action in GAME.legal_actions(state, mover):
+        GAME.apply(state, mover, action)
+        figures = [a for a in GAME.legal_actions(state, mover) if isinstance(a, Figure)]
+        if figures:
+            GAME.apply(state, mover, figures[0])
+            placed = action
+            break
+        GAME.apply(state, mover, GAME.parse("undo"))
+    assert placed is not None
+    public = GAME.view(state, None)
+    assert render_board(public) == before  # not the tile, not the figure, not the missing labels
+    assert render_board(GAME.view(state, 1 - mover)) == before
+    # The mover's own view shows the tile laid, with the chosen figure on it.
+    mine = GAME.view(state, mover)
+    image = board_image(mine)
+    tiles = _placed_tiles(mine)
+    tiles[(placed.x, placed.y)] = (mine["turn"]["tile"], placed.rot)
+    grid = board_geometry(mine, tiles, {})[0]
+    left, top = grid.cell(placed.x, placed.y)
+    box = (left, top, left + grid.size, top + grid.size)
+    color = next(PLAYER_COLORS[p["color"]] for p in mine["players"] if p["seat"] == mover)
+    assert len(_cell_pixels_near(image, box, color)) > 20
+    GAME.apply(state, mover, CONFIRM)
+    assert render_board(GAME.view(state, None)) != before
