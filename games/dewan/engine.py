@@ -593,6 +593,26 @@ class DewanGame(Game):
         return pairs or [("take1", p + 1) for p in range(D.ROW_SIZE) if row[p]]
 
     # -- placement search -------------------------------------------------------------------------
+    def route_cost(self, state: DewanState, seat: int, route: list[str]) -> list[tuple[str, int | None]]:
+        """The cost items of a route (origin first): (terrain or ``*``, seat the card goes to or None).
+
+        The same rules as the search: the origin costs its terrain (any card from the own start camp),
+        a run of water hexes costs one ``W``, a start hex any card, a card for another player's camp goes
+        to that player, the destination costs its terrain.
+        """
+        terrain = state.board.terrain
+        items: list[tuple[str, int | None]] = []
+        for index, hex_ in enumerate(route):
+            owner = state.camps.get(hex_)
+            kind = ANY if terrain[hex_] == "X" else terrain[hex_]
+            if 0 < index < len(route) - 1:
+                if kind == "W" and terrain[route[index - 1]] == "W":
+                    continue
+                items.append((kind, owner if owner is not None and owner != seat else None))
+            else:
+                items.append((kind, None))
+        return items
+
     def routes(self, state: DewanState, seat: int) -> dict[str, dict[tuple[int, ...], list[str]]]:
         """Destination -> minimal cost-item multisets -> one route (see ``_search``), cached per position."""
         key = ("routes", seat, tuple(sorted(state.seats[seat]["hand"])), tuple(sorted(state.camps.items())))
