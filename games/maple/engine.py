@@ -231,10 +231,11 @@ class MapleGame(Game):
         state.actions += 1
         return events
 
-    def _step(self, state: MapleState, seat: Seat, action: Action, events: list[Event]) -> None:
-        step, options = self._decision(state)
-        if action not in options:
-            raise IllegalAction("not_allowed", step=step, action=self._safe_format(action))
+    def _step(self, state: MapleState, seat: Seat, action: Action, events: list[Event], trusted: bool = False) -> None:
+        if not trusted:  # a replayed step (undo) was checked when it was first played
+            step, options = self._decision(state)
+            if action not in options:
+                raise IllegalAction("not_allowed", step=step, action=self._safe_format(action))
         in_turn = not state.keep_order
         state.revealed = False
         self._do(state, seat, action, events)
@@ -249,13 +250,14 @@ class MapleGame(Game):
 
     def _undo(self, state: MapleState) -> None:
         steps = state.turn_steps[:-1]
-        snap = _copy(state.turn_snap)
+        rng_state, data = state.turn_snap
+        snap = marshal.loads(data)
         for name in _SNAP_FIELDS:
             setattr(state, name, snap[name])
-        state.rng = rng_from_json(snap["rng"])
+        state.rng.setstate(rng_state)
         seat = state.actor
         for text in steps:
-            self._step(state, seat, self.parse(text), [])
+            self._step(state, seat, self.parse(text), [], trusted=True)
 
     def default_action(self, state: MapleState, seat: Seat) -> Action:
         step, options = self._decision(state) if seat in self.to_act(state) else ("", [])
@@ -413,23 +415,31 @@ class MapleGame(Game):
 
     def to_json(self, state: MapleState) -> JSON:
         out: JSON = {"v": self.json_version, "rng": rng_to_json(state.rng)}
-        for name in _FIELDS:
+        for name in _SNAP_FIELDS:
             out[name] = _copy(getattr(state, name))
+        if state.turn_snap is not None:
+            rng_state, data = state.turn_snap
+            version, internal, gauss = rng_state
+            out["turn_snap"] = {"rng": [version, list(internal), gauss], **marshal.loads(data)}
+        else:
+            out["turn_snap"] = None
         return out
 
     def from_json(self, data: JSON) -> MapleState:
         if data.get("v") != self.json_version:
             raise ValueError(f"maple: unsupported state version {data.get('v')}")
         state = MapleState(players=data["players"], rng=rng_from_json(data["rng"]))
-        for name in _FIELDS:
+        for name in _SNAP_FIELDS:
             setattr(state, name, _copy(data[name]))
+        snap = data["turn_snap"]
+        if snap is not None:
+            rng = rng_from_json(snap["rng"])
+            state.turn_snap = (rng.getstate(), marshal.dumps({name: snap[name] for name in _SNAP_FIELDS}))
         return state
 
-    def _snapshot(self, state: MapleState) -> JSON:
-        out: JSON = {"rng": rng_to_json(state.rng)}
-        for name in _SNAP_FIELDS:
-            out[name] = getattr(state, name)
-        return _copy(out)
+    def _snapshot(self, state: MapleState) -> tuple[Any, bytes]:
+        """The state at the start of the turn, for ``undo``: the generator's state and the other fields."""
+        return state.rng.getstate(), marshal.dumps({name: getattr(state, name) for name in _SNAP_FIELDS})
 
     # -- notation ---------------------------------------------------------------------------------
     def parse(self, text: str) -> Action:
@@ -1126,7 +1136,7 @@ class MapleGame(Game):
                     self._do_task(state, seat, ctx["tasks"].pop(0), options[0], events)
                     continue
                 break
-            if ctx["phase"] == "walk" and not self._walk_options(state, seat):
+            if ctx["phase"] == "walk" and not ctx["walk"]["used"] and not self._walk_options(state, seat):
                 ctx["phase"] = "craft"
                 events.append(Event("no_walk", {"seat": seat}))
                 continue
