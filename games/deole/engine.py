@@ -10,6 +10,8 @@ is one short action with a text notation (``die blue 5``, ``track crew``, ``mode
 from __future__ import annotations
 
 import copy
+import functools
+import pickle
 import random
 import re
 from collections import deque
@@ -157,7 +159,9 @@ class DeoleState:
 
 
 def _fresh_ctx() -> dict[str, Any]:
-    return {"die": None, "source": "", "track": None, "delta": 0, "tasks": [], "bonus": 0, "started": False}
+    # disaster (solo): the die not chosen this roll, placed once the chosen die's steps A-E are over
+    return {"die": None, "source": "", "track": None, "delta": 0, "tasks": [], "bonus": 0, "started": False,
+            "disaster": None}
 
 
 # -- geometry -------------------------------------------------------------------------------------
@@ -191,21 +195,69 @@ def _is_home_exit(box: Box, direction: str, colour: str) -> bool:
     return along in D.PORT_INDICES
 
 
-def storm_boxes(storms: dict[str, int]) -> set[Box]:
-    boxes: set[Box] = set()
-    for colour, rows in storms.items():
-        for r in range(D.SIZE):
-            for c in range(D.SIZE):
-                if D.depth((r, c), colour) < rows:
-                    boxes.add((r, c))
-    return boxes
+def storm_boxes(storms: dict[str, int]) -> frozenset[Box]:
+    """The boxes the storms cover: ``rows`` rows from each colour's edge."""
+    return _storm_boxes(tuple(sorted(storms.items())))
 
 
-def _open_exit(box: Box, direction: str, colour: str, storm: set[Box]) -> bool:
+@functools.lru_cache(maxsize=256)
+def _storm_boxes(storms: tuple[tuple[str, int], ...]) -> frozenset[Box]:
+    return frozenset((r, c) for colour, rows in storms for r in range(D.SIZE) for c in range(D.SIZE)
+                     if D.depth((r, c), colour) < rows)
+
+
+def _open_exit(box: Box, direction: str, colour: str, storm: frozenset[Box]) -> bool:
     target = _step(box, direction)
     if _in_grid(target):
         return target not in D.ISLAND and target not in storm
     return _is_home_exit(box, direction, colour)
+
+
+def disaster_boxes(sheet: dict[str, Any], colour: str) -> dict[str, int]:
+    """Solo: where a Disaster of ``colour`` may go, track -> box (1-based): the free box furthest to the right
+    of its colour's Wind track or of the Crew track (only the Crew track once its colour's track is full;
+    nothing at all means shipwreck)."""
+    out: dict[str, int] = {}
+    for track in (colour, D.CREW):
+        free = [i for i, b in enumerate(sheet["boxes"][track]) if b is None]
+        if free:
+            out[track] = free[-1] + 1
+    return out
+
+
+@dataclass(frozen=True)
+class DisasterOutlook:
+    """Solo: what becomes of a Disaster die if it is placed now."""
+
+    colour: str
+    value: int
+    ignored: bool  # its value repeats an earlier placed Disaster: discarded, nothing to place
+    boxes: tuple[tuple[str, int], ...]  # (track, box 1-based) it may go to, the player's choice
+    helping_hands: int  # castaways' helping hands that could discard it instead
+
+    @property
+    def shipwreck(self) -> bool:
+        """No room on the sheet and no helping hand: the game is lost."""
+        return not self.ignored and not self.boxes and self.helping_hands == 0
+
+
+def trace_exits(sheet: dict[str, Any], storms: dict[str, int], wind: str) -> tuple[list[str], str | None]:
+    """The exits the next trace may take (``wind``: a die's colour, ``crew`` or ``free``) and, when there is
+    none, what happens instead: ``crash`` when a storm is on the way (the box ahead, the heading the wind
+    forces, or every heading the crew could keep), else ``becalmed`` (only the border or the island)."""
+    heading = sheet["heading"]
+    box = _step(tuple(sheet["pos"]), heading)
+    storm = storm_boxes(storms)
+    if box in storm:
+        return [], "crash"
+    if wind in D.WIND_COLOURS and D.EDGE_OF[wind] != D.OPPOSITE[heading]:
+        candidates = [D.EDGE_OF[wind]]  # case A: follow the wind towards its edge
+    else:
+        candidates = _turns(heading)  # case B (wind at the back), case C (crew), bonus C
+    exits = [d for d in candidates if _open_exit(box, d, sheet["colour"], storm)]
+    if exits:
+        return exits, None
+    return [], "crash" if any(_step(box, d) in storm for d in candidates) else "becalmed"
 
 
 def boxes_to_port(sheet: dict[str, Any], storms: dict[str, int]) -> int | None:
@@ -248,7 +300,7 @@ class DeoleGame(Game):
     names = {"en": "Déole", "ru": "Деоль"}
     min_players = 1
     max_players = 4
-    json_version = 1
+    json_version = 2  # 2: a solo roll's Disaster waits in ctx["disaster"] (v1 held it as the die in hand)
     option_specs = (
         OptionSpec("modes", "text", "first", examples=tuple(D.MODE_PRESETS)),
         OptionSpec("side", "choice", "blue", choices=D.WIND_COLOURS),
@@ -287,6 +339,10 @@ class DeoleGame(Game):
     def to_act(self, state: DeoleState) -> list[Seat]:
         actor = state.actor
         return [] if actor is None else [actor]
+
+    def turn_number(self, state: DeoleState) -> int:
+        """A player's turn is one pick: it grows as each pick of a roll ends and with every new roll."""
+        return state.turn_counter * (state.players + 1) - len(state.order)
 
     def legal_actions(self, state: DeoleState, seat: Seat) -> list[Action]:
         if state.actor != seat:
@@ -328,6 +384,8 @@ class DeoleGame(Game):
             die = state.ctx.get("die")
             if die is not None:  # the die in hand goes to the Compass Rose
                 state.compass.append([die[0], die[1] if die[1] is not None else state.rng.randint(1, 6)])
+            if state.ctx.get("disaster") is not None:
+                state.compass.append(state.ctx["disaster"])
             state.ctx = _fresh_ctx()
             state.order.pop(0)
         elif seat in state.order:
@@ -411,7 +469,8 @@ class DeoleGame(Game):
             "actor": state.actor,
             "phase": self._decision(state)[0] if not state.over else "over",
             "current": {"die": ctx.get("die"), "track": ctx.get("track"), "source": ctx.get("source"),
-                        "bonus_pending": ctx.get("bonus", 0), "started": bool(ctx.get("started"))},
+                        "bonus_pending": ctx.get("bonus", 0), "started": bool(ctx.get("started")),
+                        "disaster": copy.deepcopy(ctx.get("disaster"))},
             "pool": copy.deepcopy(state.pool),
             "compass": copy.deepcopy(state.compass),
             "bag_count": len(state.bag),
@@ -441,11 +500,73 @@ class DeoleGame(Game):
         return out
 
     def from_json(self, data: JSON) -> DeoleState:
-        if data.get("v") != self.json_version:
+        if data.get("v") not in (1, self.json_version):
             raise ValueError(f"deole: unsupported state version {data.get('v')}")
         kwargs = {name: copy.deepcopy(data[name]) if name in data else self._ADDED_FIELDS[name]()
                   for name in self._FIELDS}
+        ctx = kwargs["ctx"]
+        if data["v"] == 1:  # the Disaster being placed was the die in hand, marked by its source
+            ctx["disaster"] = None
+            if ctx.get("source") == "disaster":
+                ctx.update(disaster=ctx["die"], die=None, source="")
         return DeoleState(rng=rng_from_json(data["rng"]), **kwargs)
+
+    def clone(self, state: DeoleState) -> DeoleState:
+        """An independent copy (same random generator state), e.g. to look one move ahead; the same as a
+        JSON round trip, faster."""
+        fields = pickle.loads(pickle.dumps({name: getattr(state, name) for name in self._FIELDS}, protocol=5))
+        rng = random.Random()
+        rng.setstate(state.rng.getstate())
+        return DeoleState(rng=rng, **fields)
+
+    # -- questions the bot asks (the rules behind what the panel shows) --------------------------
+    def write_choices(self, state: DeoleState, seat: Seat) -> dict[int, tuple[Action, ...]]:
+        """Writing a die (step ``adjust``, not bonus A): every value it can be written as, each with the
+        actions that write it using the fewest rudders (a rudder leaving one way to go writes by itself)."""
+        found: dict[int, tuple[Action, ...]] = {}
+
+        def keep(value: int, actions: tuple[Action, ...]) -> None:
+            if value not in found or len(found[value]) > len(actions):
+                found[value] = actions
+
+        def walk(current: DeoleState, done: tuple[Action, ...]) -> None:
+            for action in self.legal_actions(current, seat):
+                if action[0] == "place":
+                    keep(current.ctx["die"][1], (*done, action))
+                elif action[0] == "rudder":
+                    working = self.clone(current)
+                    placed = [e for e in self.apply(working, seat, action) if e.code == "die_placed"]
+                    if placed:
+                        keep(placed[0].params["value"], (*done, action))
+                    elif self._decision(working)[0] == "adjust" and working.actor == seat:
+                        walk(working, (*done, action))
+
+        if self.legal_actions(state, seat) and self._decision(state)[0] == "adjust" and state.ctx["source"] != "A":
+            walk(state, ())
+        return dict(sorted(found.items()))
+
+    def disaster_outlook(self, state: DeoleState, seat: Seat, die: Any) -> DisasterOutlook:
+        """Solo: where the Disaster ``die`` ([colour, value]) would go if placed now, or why it would not."""
+        sheet = state.sheets[seat]
+        ignored = die[1] in sheet["disaster_values"]
+        boxes = () if ignored else tuple(disaster_boxes(sheet, die[0]).items())
+        return DisasterOutlook(die[0], die[1], ignored, boxes, sheet["helping_hands"])
+
+    def roll_outlook(self, state: DeoleState, seat: Seat, action: Action) -> DisasterOutlook | None:
+        """Solo, choosing a die: the Disaster that ``die X`` or ``anchor X`` leaves (the other die), as things
+        stand now (a die taken goes through steps A-E first, which may change where it goes)."""
+        if not state.solo or action[0] not in ("die", "anchor") or len(state.pool) != 2:
+            return None
+        rest = [list(d) for d in state.pool]
+        if [action[1], action[2]] not in rest:
+            return None
+        rest.remove([action[1], action[2]])
+        return self.disaster_outlook(state, seat, rest[0])
+
+    def pending_disaster(self, state: DeoleState) -> DisasterOutlook | None:
+        """Solo: the Disaster of this roll still to be placed (after the chosen die's steps), if any."""
+        die = state.ctx.get("disaster")
+        return None if die is None or state.actor is None else self.disaster_outlook(state, state.actor, die)
 
     # -- notation ---------------------------------------------------------------------------------
     def parse(self, text: str) -> Action:
@@ -503,10 +624,8 @@ class DeoleGame(Game):
         sheet = state.sheets[state.actor]
         die = ctx["die"]
         if die is not None:
-            if ctx["source"] == "disaster":
-                return "disaster", self._disaster_options(state, sheet, die)
             if ctx["track"] is None:
-                return "track", [("track", t) for t in self._fitting_tracks(state, sheet, die)]
+                return "track", [("track", t) for t in self.fitting_tracks(state, sheet, die, ctx["source"])]
             if sheet["modes"][ctx["track"]] is None:
                 modes = self._fitting_modes(state, sheet, ctx["track"], die, ctx["source"])
                 return "mode", [("mode", m) for m in modes]
@@ -527,15 +646,18 @@ class DeoleGame(Game):
                 return "colour", [("colour", c) for c in D.WIND_COLOURS if c in state.bag]
             if task == "take":
                 dice = _distinct(state.compass)
-                fitting = [d for d in dice if self._fitting_tracks(state, sheet, d)]
+                # a taken die keeps its value (rudders may change it), whatever die came before it
+                fitting = [d for d in dice if self.fitting_tracks(state, sheet, d, "D")]
                 return "take", [("take", c, v) for c, v in (fitting or dice)]
             raise AssertionError(task)
         if ctx["bonus"] > 0:
             return "bonus", [("bonus", b) for b in self._bonus_options(state, sheet)]
+        if ctx.get("disaster") is not None:  # solo: after steps A-E of the chosen die (or dropping anchor)
+            return "disaster", self._disaster_options(sheet, ctx["disaster"])
         if ctx.get("started"):
             return "done", []
         dice = _distinct(state.pool)
-        fitting = [d for d in dice if self._fitting_tracks(state, sheet, d)]
+        fitting = [d for d in dice if self.fitting_tracks(state, sheet, d, "pool")]
         options: list[Action] = [("die", c, v) for c, v in (fitting or dice)]
         if state.solo and len(state.pool) == 2:
             options += [("anchor", c, v) for c, v in dice]
@@ -552,9 +674,10 @@ class DeoleGame(Game):
             return [1, 2, 3, 4, 5, 6]
         return [v for v in range(1, 7) if abs(v - value) <= rudders]
 
-    def _fitting_tracks(self, state: DeoleState, sheet: dict[str, Any], die: list[Any], source: str = "") -> list[str]:
+    def fitting_tracks(self, state: DeoleState, sheet: dict[str, Any], die: Any, source: str) -> list[str]:
+        """The tracks where ``die`` ([colour, value]; value None for bonus A) can be written, rudders
+        included; ``source`` is where it comes from (``pool``, ``A``, ``B``, ``D``)."""
         colour, value = die[0], die[1]
-        source = source or state.ctx.get("source", "")
         out = []
         for track in (colour, D.CREW):
             box = self._first_free(sheet, track)
@@ -607,16 +730,7 @@ class DeoleGame(Game):
         return out
 
     def _move_options(self, state: DeoleState, sheet: dict[str, Any], wind: str) -> list[Action]:
-        heading = sheet["heading"]
-        box = _step(tuple(sheet["pos"]), heading)
-        storm = storm_boxes(state.storms)
-        if box in storm:
-            return []
-        exits = [d for d in _turns(heading) if _open_exit(box, d, sheet["colour"], storm)]
-        if wind in D.WIND_COLOURS and D.EDGE_OF[wind] != D.OPPOSITE[heading]:
-            forced = D.EDGE_OF[wind]  # case A: follow the wind towards its edge
-            return [("move", forced)] if forced in exits else []
-        return [("move", d) for d in exits]  # case B (wind at the back), case C (crew), bonus C
+        return [("move", d) for d in trace_exits(sheet, state.storms, wind)[0]]
 
     def _castaway_box(self, sheet: dict[str, Any], track: str) -> int | None:
         box = self._first_free(sheet, track)
@@ -636,11 +750,8 @@ class DeoleGame(Game):
             out.append(letter)
         return out
 
-    def _disaster_options(self, state: DeoleState, sheet: dict[str, Any], die: list[Any]) -> list[Action]:
-        options: list[Action] = []
-        for track in (die[0], D.CREW):
-            if None in sheet["boxes"][track]:
-                options.append(("disaster", track))
+    def _disaster_options(self, sheet: dict[str, Any], die: list[Any]) -> list[Action]:
+        options: list[Action] = [("disaster", track) for track in disaster_boxes(sheet, die[0])]
         if sheet["helping_hands"] > 0:
             options.append(("help",))
         return options
@@ -661,11 +772,11 @@ class DeoleGame(Game):
                 self._next_player(state, events)
             elif phase == "done":
                 self._next_player(state, events)
-            elif phase == "disaster" and state.ctx["die"][1] in state.sheets[seat]["disaster_values"]:
-                die = state.ctx["die"]
+            elif phase == "disaster" and state.ctx["disaster"][1] in state.sheets[seat]["disaster_values"]:
+                die = state.ctx["disaster"]
                 events.append(Event("disaster_ignored", {"seat": seat, "colour": die[0], "value": die[1]}))
                 state.compass.append(die)
-                state.ctx["die"] = None
+                state.ctx["disaster"] = None
             elif len(options) == 1:
                 self._do(state, options[0], events)
             elif not options:
@@ -685,11 +796,8 @@ class DeoleGame(Game):
             events.append(Event("die_discarded", {"seat": seat, "colour": die[0], "value": value}))
             ctx["die"], ctx["track"], ctx["delta"] = None, None, 0
         elif phase == "move":
-            box = _step(tuple(sheet["pos"]), sheet["heading"])
-            storm = storm_boxes(state.storms)
-            any_exit = any(_open_exit(box, d, sheet["colour"], storm) for d in _turns(sheet["heading"]))
-            if box in storm or not any_exit:  # only storms (solo) can close every way: the ship crashes
-                self._lose(state, "crash", events)
+            if trace_exits(sheet, state.storms, ctx["tasks"][0][6:])[1] == "crash":
+                self._lose(state, "crash", events)  # led into the storm (solo): onto the reefs
                 return
             ctx["tasks"].pop(0)
             events.append(Event("becalmed", {"seat": seat}))
@@ -714,15 +822,20 @@ class DeoleGame(Game):
         kind = action[0]
         if kind == "die":
             die = [action[1], action[2]]
+            rolled = len(state.pool)
             state.pool.remove(die)
             ctx.update(die=die, source="pool", started=True)
             events.append(Event("die_taken", {"seat": seat, "colour": die[0], "value": die[1]}))
+            if state.solo and rolled == 2:  # the die not chosen is the Disaster, placed after steps A-E
+                ctx["disaster"] = state.pool.pop(0)
+                events.append(Event("disaster_due", {"seat": seat, "colour": ctx["disaster"][0],
+                                                     "value": ctx["disaster"][1]}))
         elif kind == "anchor":
             dropped = [action[1], action[2]]
             state.pool.remove(dropped)
             state.compass.append(dropped)
             disaster = state.pool.pop(0)
-            ctx.update(die=disaster, source="disaster", started=True)
+            ctx.update(disaster=disaster, started=True)
             events.append(Event("anchor", {"seat": seat, "colour": dropped[0], "value": dropped[1],
                                            "disaster_colour": disaster[0], "disaster_value": disaster[1]}))
         elif kind == "track":
@@ -785,10 +898,11 @@ class DeoleGame(Game):
         elif kind == "disaster":
             self._place_disaster(state, seat, action[1], events)
         elif kind == "help":
+            die = ctx["disaster"]
             sheet["helping_hands"] -= 1
-            state.compass.append(ctx["die"])
-            events.append(Event("helping_hand", {"seat": seat, "colour": ctx["die"][0], "value": ctx["die"][1]}))
-            ctx["die"] = None
+            state.compass.append(die)
+            events.append(Event("helping_hand", {"seat": seat, "colour": die[0], "value": die[1]}))
+            ctx["disaster"] = None
         else:
             raise AssertionError(action)
 
@@ -884,10 +998,9 @@ class DeoleGame(Game):
 
     def _place_disaster(self, state: DeoleState, seat: int, track: str, events: list[Event]) -> None:
         sheet = state.sheets[seat]
-        die = state.ctx["die"]
-        boxes = sheet["boxes"][track]
-        box = max(i for i, b in enumerate(boxes) if b is None)  # the free box furthest to the right
-        boxes[box] = DISASTER
+        die = state.ctx["disaster"]
+        box = disaster_boxes(sheet, die[0])[track] - 1
+        sheet["boxes"][track][box] = DISASTER
         sheet["disaster_values"].append(die[1])
         sheet["round_dice"].append([track, box, die[0]])
         if track != D.CREW:
@@ -895,7 +1008,7 @@ class DeoleGame(Game):
         events.append(Event("disaster_placed", {"seat": seat, "track": track, "box": box + 1,
                                                 "colour": die[0], "value": die[1]}))
         self._check_columns(sheet, state.ctx, seat, events)
-        state.ctx["die"] = None
+        state.ctx["disaster"] = None
 
     def _lose(self, state: DeoleState, outcome: str, events: list[Event]) -> None:
         state.outcome = outcome  # announced by _finish as solo_<outcome>

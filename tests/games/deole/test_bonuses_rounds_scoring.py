@@ -252,3 +252,20 @@ def _recount(state, seat: int) -> dict:
 #   missing (its next box is the middle blue port box) = 10, rudders 5 used = -10  -> 39
 # seat 1 (green): wind 4+11+1+11=27, crew -5-4=-9, route docked 4 distinct x2=8, rudders -10 -> 16
 SCRIPTED_2P: dict[int, int] = {0: 39, 1: 16}
+
+
+def test_chained_bonus_d_after_bonus_a_offers_only_dice_that_fit() -> None:
+    state = prepared(2)
+    sheet = _with_bonus(state, count=2)
+    sheet["docked"] = True  # no trace: only the dice
+    sheet["modes"].update(red="odd", blue="odd", crew="ascending")
+    sheet["boxes"]["crew"][0] = 6  # nothing goes above a 6: the Crew track takes no die
+    sheet["rudders"].update(blue=0, red=0)
+    state.bag = ["red"]
+    state.compass = [["blue", 2], ["blue", 3], ["blue", 5]]
+    play(state, 0, "bonus A", "value 3")  # a red die of free value: 3 on the red track (its only place)
+    assert sheet["boxes"]["red"][0] == 3
+    # Bonus D keeps the taken die's value: blue 2 fits nowhere (blue is odd, no rudder; the Crew track is closed),
+    # blue 3 and blue 5 fit the blue track. The blue 2 is not offered.
+    play(state, 0, "bonus D")
+    assert legal(state, 0) == ["take blue 3", "take blue 5"]

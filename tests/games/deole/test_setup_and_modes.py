@@ -116,8 +116,8 @@ def test_castaway_box_skipped_on_the_sheet() -> None:
     play(state, 0, "die blue 3", "track blue")
     assert sheet["boxes"]["blue"][:3] == [2, CASTAWAY, 3]
     # A blue 4 after [2, castaway, 3] in step mode is fine; a blue 6 fits only on the Crew track.
-    assert GAME._fitting_tracks(state, sheet, ["blue", 4]) == ["blue", "crew"]
-    assert GAME._fitting_tracks(state, sheet, ["blue", 6]) == ["crew"]
+    assert GAME.fitting_tracks(state, sheet, ["blue", 4], "pool") == ["blue", "crew"]
+    assert GAME.fitting_tracks(state, sheet, ["blue", 6], "pool") == ["crew"]
 
 
 def test_each_mode_used_once_per_sheet() -> None:
@@ -163,4 +163,4 @@ def test_every_mode_skips_castaway_boxes(mode: str, boxes: list, allowed: set[in
     sheet["modes"]["yellow"] = mode
     sheet["rudders"]["yellow"] = 0
     for value in range(1, 7):
-        assert ("yellow" in GAME._fitting_tracks(state, sheet, ["yellow", value])) == (value in allowed), value
+        assert ("yellow" in GAME.fitting_tracks(state, sheet, ["yellow", value], "pool")) == (value in allowed), value
