@@ -4,6 +4,7 @@ confirm; refusals; the final post with the standings breakdown and the board PNG
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 from tests.e2e.fake_discord import FakeDiscord
@@ -192,4 +193,83 @@ async def test_panels_survive_a_restart_a_stale_panel_changes_nothing_and_game_m
     await fake.slash("/game move", user=user, channel=channel, action="confirm")
     board = await fake.wait_for_message(channel, lambda m: bool(m.attachments) and not m.ephemeral, after=mark)
     assert _player(world, board) != user and TURN in board.custom_ids()
+    await bot.stop()
+
+
+async def _board_png(fake: FakeDiscord, user, channel) -> bytes:
+    reply = await (await fake.slash("/game board", user=user, channel=channel)).reply()
+    assert reply.ephemeral
+    return reply.attachments[0].data
+
+
+async def test_a_spectator_sees_no_unconfirmed_placement_and_forged_panel_values_change_nothing(fake, world, make_bot):
+    from tests.e2e.fake_discord.server import MESSAGE_COMPONENT
+
+    bot = await start_bot(fake, make_bot)
+    channel, board = await _open_table(fake, world, "expansions=inns,traders")
+    user = _player(world, board)
+    before = await _board_png(fake, world.carol, channel)
+
+    # The player to move lays a tile (typed, so it is pending in the engine) and chooses a figure.
+    positions = await fake.autocomplete("/trails place", user=user, channel=channel, focused="position", value="")
+    rotations = await fake.autocomplete("/trails place", user=user, channel=channel, focused="rotation", value="",
+                                        position=positions[0]["value"])
+    await (await fake.slash("/trails place", user=user, channel=channel, position=positions[0]["value"],
+                            rotation=rotations[0]["value"])).reply()
+    figures = await fake.autocomplete("/trails figure", user=user, channel=channel, focused="feature", value="")
+    if len(figures) > 1:
+        await (await fake.slash("/trails figure", user=user, channel=channel, feature=figures[1]["value"])).reply()
+    assert await _board_png(fake, world.carol, channel) == before  # a spectator
+    assert await _board_png(fake, _other(world, board), channel) == before  # the other player
+
+    # A modified client sends select values the panel never offered (discord.py itself drops custom ids
+    # that are not on the message): the stale-panel answer, nothing changes.
+    panel = await (await fake.click(board, TURN, user=user)).reply()
+    select = _id(panel, "pbc:trails:pos:")
+    forged = [(select, ["9" * 4400 + ",0"]), (select, ["a,b"]), (select, ["99,99"]), (select, ["x" * 6000]),
+              (select, ["1e400,inf"]), (select, [])]
+    if _id(panel, "pbc:trails:fig:"):
+        forged += [(_id(panel, "pbc:trails:fig:"), values) for values in (["zzz"], ["ncity" + "9" * 4400], ["ncity9"])]
+    mark = fake.mark()
+    for custom_id, values in forged:
+        data = {"custom_id": custom_id, "component_type": 3, "values": values}
+        inter = await fake._send_interaction(MESSAGE_COMPONENT, user, channel, data, "en-US", panel)
+        reply = await inter.reply()
+        assert reply.ephemeral and "out of date" in reply.content, custom_id[:40]
+    assert not [m for m in fake.channel_messages(channel) if m.seq > mark and not m.ephemeral]
+    assert await _board_png(fake, world.carol, channel) == before
+
+    # Confirmed, the tile is on everyone's board.
+    mark = fake.mark()
+    await fake.slash("/trails confirm", user=user, channel=channel)
+    await fake.wait_for_message(channel, lambda m: bool(m.attachments) and not m.ephemeral, after=mark)
+    assert await _board_png(fake, world.carol, channel) != before
+    assert fake.unknown_routes == []
+    await bot.stop()
+
+
+async def _said(fake: FakeDiscord, mark: int, words: str):
+    """The bot's first message after ``mark`` with ``words`` (however the answer was delivered: the refusal
+    is what matters here)."""
+    for _ in range(200):
+        found = [m for m in fake.messages.values() if m.seq > mark and m.author.id == fake.bot_user.id
+                 and any(words in text for text in (m.text, *(h.get("content") or "" for h in m.history)))]
+        if found:
+            return found[0]
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the bot never said {words!r}")
+
+
+async def test_a_deck_the_game_cannot_use_is_refused_when_the_table_is_opened(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    for options, words in (("deck=ZZZ", "Unknown tile ZZZ"), ("deck=RI-D", "river"),
+                           ("deck=" + "BA-U," * 290, "too long")):
+        mark = fake.mark()
+        await fake.slash("/game new", user=world.alice, channel=world.general,
+                         options={"game": "trails", "options": options})
+        refusal = await _said(fake, mark, words)
+        assert len(refusal.content) < 400 and "pbc:lobby:start" not in refusal.custom_ids(), refusal.content
+    lobby = await (await fake.slash("/game new", user=world.alice, channel=world.general,
+                                    options={"game": "trails", "options": "deck=ba-u,ba-e"})).reply()
+    assert "pbc:lobby:start" in lobby.custom_ids()  # the channel had no table: the refusals created none
     await bot.stop()
