@@ -37,7 +37,7 @@ TEXT = {
         "bag": "Dice in the bag: {count}", "castaways": "Castaways: {symbol}", "player": "Player {n}",
         "to_act": "To act: {player}", "over": "Game over", "gauge": "Gauge depth 2/4/6/8: +5/+10/+20/+30",
         "points": "{score} pts", "home": "in port", "storm": "storm", "eolia": "ÉOLIA", "bonuses": "Bonuses",
-        "solo": "Solo voyage: {outcome}", "in_hand": "In hand: {die}", "crew": "Crew", "blue": "Blue",
+        "solo": "Solo voyage: {outcome}", "in_hand": "In hand: {die}", "disaster": "Disaster: {die}", "crew": "Crew", "blue": "Blue",
         "yellow": "Yellow", "green": "Green", "red": "Red", "total": "Total {score}",
         "breakdown": "wind {wind} · crew {crew} · Éolia {eolia} · gauge {gauge} · route {route} · rudders {rudders}{spare}",
         "won": "victory", "not_home": "not back in port", "crash": "crashed", "shipwreck": "shipwreck",
@@ -48,7 +48,7 @@ TEXT = {
         "bag": "Кубиков в мешке: {count}", "castaways": "Потерпевшие: {symbol}", "player": "Игрок {n}",
         "to_act": "Ходит: {player}", "over": "Игра окончена", "gauge": "Шкала, глубина 2/4/6/8: +5/+10/+20/+30",
         "points": "{score} очк.", "home": "в порту", "storm": "буря", "eolia": "ЭОЛИЯ", "bonuses": "Бонусы",
-        "solo": "Одиночное плавание: {outcome}", "in_hand": "В руке: {die}", "crew": "Экипаж", "blue": "Синий",
+        "solo": "Одиночное плавание: {outcome}", "in_hand": "В руке: {die}", "disaster": "Бедствие: {die}", "crew": "Экипаж", "blue": "Синий",
         "yellow": "Жёлтый", "green": "Зелёный", "red": "Красный", "total": "Итого {score}",
         "breakdown": "ветер {wind} · экипаж {crew} · Эолия {eolia} · шкала {gauge} · маршрут {route} · рули {rudders}{spare}",
         "won": "победа", "not_home": "не вернулся в порт", "crash": "разбился", "shipwreck": "кораблекрушение",
@@ -283,6 +283,11 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str, x0
     if current.get("die"):
         die = current["die"]
         draw.text((x, y + 10), _t(locale, "in_hand", die=""), fill=INK, font=font(15))
+        _draw_die(draw, x + 150, y, 34, die[0], die[1])
+        y += 44
+    if current.get("disaster"):  # solo: the die not chosen, placed once the chosen one's steps are done
+        die = current["disaster"]
+        draw.text((x, y + 10), _t(locale, "disaster", die=""), fill=INK, font=font(15))
         _draw_die(draw, x + 150, y, 34, die[0], die[1])
         y += 44
     y += 6

@@ -63,3 +63,16 @@ def test_player_names_replace_seat_numbers() -> None:
     assert render_sheets(view, "en", ["Alice", "Bob"]) != render_sheets(view, "en")
     # The shared dispatcher passes the names through render_board.
     assert rendering.render_board("deole", view, "en", ["Alice", "Bob"]) == named == render_board(view, ["Alice", "Bob"])
+
+
+def test_solo_disaster_waiting_is_drawn_beside_the_die_in_hand() -> None:
+    state = GAME.setup(1, {"side": "blue"}, 2)
+    before = render(GAME.view(state, None))
+    colour, value = state.pool[0]
+    GAME.apply(state, 0, ("die", colour, value))  # the other die waits as the Disaster
+    view = GAME.view(state, None)
+    assert view["current"]["disaster"] is not None
+    for locale in ("en", "ru"):
+        image = Image.open(io.BytesIO(render(view, locale)))
+        assert image.format == "PNG"
+    assert render(view) != before
