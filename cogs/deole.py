@@ -22,8 +22,9 @@ from bot.i18n import t
 from bot.tables import MoveOutcome, Table, TableError
 from cogs.board import GamePanel
 from cogs.common import answer, error_text, locale_of, report_command_error, seat_label, seat_names
-from games.core import Game, IllegalAction
+from games.core import IllegalAction
 from games.deole import data as D
+from games.deole.engine import DeoleGame, DeoleState, DisasterOutlook
 from rendering.deole import render_sheets
 
 KEY = "deole"
@@ -47,37 +48,7 @@ class Choice:
 
 
 # -- choices --------------------------------------------------------------------------------------
-def _copy(game: Game, state: Any) -> Any:
-    return game.from_json(game.to_json(state))
-
-
-def _writes(game: Game, state: Any, seat: int) -> dict[int, tuple[str, ...]]:
-    """Adjust step: every value the die can be written as, with the fewest rudders that get there."""
-    found: dict[int, tuple[str, ...]] = {}
-
-    def walk(current: Any, done: tuple[str, ...]) -> None:
-        for action in game.legal_actions(current, seat):
-            notation = game.format(action)
-            if action[0] == "place":
-                value = game.view(current, None)["current"]["die"][1]
-                if value not in found or len(found[value]) > len(done) + 1:
-                    found[value] = (*done, notation)
-            elif action[0] == "rudder":
-                working = _copy(game, current)
-                events = game.apply(working, seat, action)
-                placed = [e for e in events if e.code == "die_placed"]
-                if placed:  # the only way on was to write it: the engine did so
-                    value = placed[0].params["value"]
-                    if value not in found or len(found[value]) > len(done) + 1:
-                        found[value] = (*done, notation)
-                elif game.view(working, None)["phase"] == "adjust":
-                    walk(working, (*done, notation))
-
-    walk(state, ())
-    return dict(sorted(found.items()))
-
-
-def choices(game: Game, state: Any, seat: int, locale: str) -> list[Choice]:
+def choices(game: DeoleGame, state: DeoleState, seat: int, locale: str) -> list[Choice]:
     """The mover's answers to the current decision, labelled in ``locale``."""
     view = game.view(state, None)
     if view["actor"] != seat:
@@ -86,21 +57,41 @@ def choices(game: Game, state: Any, seat: int, locale: str) -> list[Choice]:
     sheet = view["sheets"][seat]
     if view["phase"] == "adjust" and actions and actions[0][0] != "value":
         out = []
-        for value, notations in _writes(game, state, seat).items():
-            rudders = sum(1 for n in notations if n.startswith("rudder"))
+        for value, steps in game.write_choices(state, seat).items():
+            rudders = sum(1 for a in steps if a[0] == "rudder")
             label = (tr(locale, "label.write_rudders", value=value, count=rudders) if rudders
                      else tr(locale, "label.write", value=value))
-            out.append(Choice(notations, label))
+            out.append(Choice(tuple(game.format(a) for a in steps), label))
         return out
-    return [Choice((game.format(a),), action_label(a, sheet, locale)) for a in actions]
+    pending = game.pending_disaster(state)
+    return [Choice((game.format(a),), action_label(a, sheet, locale, pending if a[0] == "disaster"
+                                                   else game.roll_outlook(state, seat, a)))
+            for a in actions]
 
 
-def action_label(action: tuple, sheet: dict[str, Any], locale: str) -> str:
+def outlook_text(outlook: DisasterOutlook, locale: str) -> str:
+    """Where a Disaster would go, in words: "Disaster blue 4 → Blue box 7 or Crew box 6"."""
+    params = {"colour": tr(locale, f"colour.{outlook.colour}"), "value": outlook.value}
+    if outlook.ignored:
+        return tr(locale, "outlook.ignored", **params)
+    if outlook.boxes:
+        places = tr(locale, "outlook.or").join(tr(locale, "outlook.box", track=tr(locale, f"name.{track}"), box=box)
+                                               for track, box in outlook.boxes)
+        return tr(locale, "outlook.to", places=places, **params)
+    return tr(locale, "outlook.help" if outlook.helping_hands else "outlook.shipwreck", **params)
+
+
+def action_label(action: tuple, sheet: dict[str, Any], locale: str, outlook: DisasterOutlook | None = None) -> str:
     kind = action[0]
+    if kind == "die" and outlook is not None:  # solo: the other die becomes the Disaster
+        return tr(locale, "label.die_solo", colour=tr(locale, f"colour.{action[1]}"), value=action[2],
+                  disaster=outlook_text(outlook, locale))
     if kind in ("die", "take"):
         return tr(locale, "label.die", colour=tr(locale, f"colour.{action[1]}"), value=action[2])
     if kind == "anchor":
-        return tr(locale, "label.anchor", colour=tr(locale, f"colour.{action[1]}"), value=action[2])
+        disaster = outlook_text(outlook, locale) if outlook is not None else ""
+        return tr(locale, "label.anchor", colour=tr(locale, f"colour.{action[1]}"), value=action[2],
+                  disaster=disaster)
     if kind == "track":
         mode = sheet["modes"][action[1]]
         name = tr(locale, f"name.{action[1]}")
@@ -117,8 +108,14 @@ def action_label(action: tuple, sheet: dict[str, Any], locale: str) -> str:
         return tr(locale, "label.move", direction=tr(locale, f"dir.{action[1]}"))
     if kind == "flip":
         return tr(locale, "label.flip", box=action[1])
-    if kind in ("castaway", "disaster"):
-        return tr(locale, f"label.{kind}", track=tr(locale, f"name.{action[1]}"))
+    if kind == "disaster":
+        box = dict(outlook.boxes).get(action[1], "?") if outlook is not None else "?"
+        if action[1] == D.CREW:
+            return tr(locale, "label.disaster_crew", box=box)
+        return tr(locale, "label.disaster_wind", track=tr(locale, f"name.{action[1]}"), box=box,
+                  edge=tr(locale, f"edge.{action[1]}"))
+    if kind == "castaway":
+        return tr(locale, "label.castaway", track=tr(locale, f"name.{action[1]}"))
     if kind == "colour":
         return tr(locale, f"colour.{action[1]}")
     if kind == "bonus":
@@ -128,8 +125,9 @@ def action_label(action: tuple, sheet: dict[str, Any], locale: str) -> str:
     return " ".join(str(p) for p in action)
 
 
-def prompt(game: Game, state: Any, seat: int, names: list[str], locale: str) -> str:
-    """What the panel says: the round, the dice still on the track, the die in hand, and the question."""
+def prompt(game: DeoleGame, state: DeoleState, seat: int, names: list[str], locale: str) -> str:
+    """What the panel says: the round, the dice still on the track, the die in hand, in solo what becomes of
+    the Disaster, and the question."""
     view = game.view(state, None)
     if view["over"]:
         return t(locale, "game.over")
@@ -152,9 +150,33 @@ def prompt(game: Game, state: Any, seat: int, names: list[str], locale: str) -> 
     rudders = ", ".join(f"{tr(locale, f'name.{k}')} {v}" for k, v in sheet["rudders"].items() if v)
     if rudders:
         lines.append(tr(locale, "panel.rudders", rudders=rudders))
+    if view["solo"]:
+        lines.extend(solo_lines(game, state, seat, view, locale))
     question = tr(locale, f"prompt.{view['phase']}")
     lines.append(f"**{question}**")
     return "\n".join(lines)
+
+
+def solo_lines(game: DeoleGame, state: DeoleState, seat: int, view: dict[str, Any], locale: str) -> list[str]:
+    """Solo: the helping hands and storms, and before a die is chosen, which die becomes the Disaster and where
+    it would go for each answer; afterwards, the Disaster still to place."""
+    lines = []
+    sheet = view["sheets"][seat]
+    if sheet["helping_hands"]:
+        lines.append(tr(locale, "panel.helping_hands", count=sheet["helping_hands"]))
+    storms = [tr(locale, "panel.storm", rows=rows, edge=tr(locale, f"edge.{colour}"))
+              for colour, rows in view["storms"].items() if rows]
+    if storms:
+        lines.append(tr(locale, "panel.storms", storms=", ".join(storms)))
+    if view["phase"] == "die":
+        outlooks = [(a, game.roll_outlook(state, seat, a)) for a in game.legal_actions(state, seat)]
+        if any(o is not None for _, o in outlooks):
+            lines.append(tr(locale, "panel.solo_rule"))
+            lines.extend(tr(locale, "panel.solo_if", choice=action_label(a, sheet, locale, o))
+                         for a, o in outlooks if o is not None)
+    elif view["phase"] != "disaster" and (pending := game.pending_disaster(state)) is not None:
+        lines.append(tr(locale, "panel.disaster_pending", disaster=outlook_text(pending, locale)))
+    return lines
 
 
 def dice_text(dice: list[list[Any]], locale: str) -> str:
@@ -207,8 +229,17 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"pbc:deo
         return cls(int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = (interaction.data or {}).get("values") or ["0"]
-        await deole_cog(interaction).choose(interaction, self.version, int(values[0]))
+        index = choice_index((interaction.data or {}).get("values"))
+        await deole_cog(interaction).choose(interaction, self.version, index)
+
+
+def choice_index(values: Any) -> int | None:
+    """The answer index a select sent: one value, the decimal index of an option; None for anything else (a
+    modified client can send any strings)."""
+    if not isinstance(values, list) or len(values) != 1 or not isinstance(values[0], str):
+        return None
+    value = values[0]
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 3 else None
 
 
 def panel_view(options: list[Choice], version: int, locale: str) -> discord.ui.View | None:
@@ -326,15 +357,16 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
         extra = {"view": view} if view is not None else {}
         await interaction.response.send_message(text, ephemeral=True, **extra)
 
-    async def choose(self, interaction: discord.Interaction, version: int, index: int) -> None:
-        """A panel answer: the choice at ``index`` of the position at ``version``."""
+    async def choose(self, interaction: discord.Interaction, version: int, index: int | None) -> None:
+        """A panel answer: the choice at ``index`` of the position at ``version``; an index that names no
+        answer (stale or forged) gets the stale-panel answer and changes nothing."""
         locale = locale_of(interaction)
         try:
             table, seat = self._mover(interaction)
             if version != table.version:
                 raise TableError("already_played")
             options = choices(table.game, table.state, seat, locale)
-            if not 0 <= index < len(options):
+            if index is None or not 0 <= index < len(options):
                 raise TableError("already_played")
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
