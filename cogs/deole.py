@@ -55,9 +55,10 @@ def choices(game: DeoleGame, state: DeoleState, seat: int, locale: str) -> list[
         return []
     actions = game.legal_actions(state, seat)
     sheet = view["sheets"][seat]
-    if view["phase"] == "adjust" and actions and actions[0][0] != "value":
+    writes = game.write_choices(state, seat)  # writing a die: one answer per value, rudders included
+    if writes:
         out = []
-        for value, steps in game.write_choices(state, seat).items():
+        for value, steps in writes.items():
             rudders = sum(1 for a in steps if a[0] == "rudder")
             label = (tr(locale, "label.write_rudders", value=value, count=rudders) if rudders
                      else tr(locale, "label.write", value=value))
@@ -510,10 +511,7 @@ def panel_message(table: Table, seat: int, locale: str) -> tuple[str, discord.ui
 
 def pick_done(table: Table, outcome: MoveOutcome, seat: int) -> bool:
     """The player's pick is over: the game ended, someone else acts, or a fresh roll awaits (solo)."""
-    if outcome.finished or outcome.next_seats != [seat]:
-        return True
-    view = table.game.view(table.state, None)
-    return view["phase"] == "die" and not view["current"]["started"]
+    return outcome.finished or table.game.pick_over(table.state, seat)
 
 
 def deole_error(locale: str, error: Exception) -> str:

@@ -545,6 +545,13 @@ class DeoleGame(Game):
             walk(state, ())
         return dict(sorted(found.items()))
 
+    def pick_over(self, state: DeoleState, seat: Seat) -> bool:
+        """The seat's pick (a die and every step it brings, the solo Disaster included) is over: the game
+        ended, another seat acts, or a fresh roll awaits the same seat (solo)."""
+        if state.over or state.actor != seat:
+            return True
+        return self._decision(state)[0] == "die" and not state.ctx.get("started")
+
     def disaster_outlook(self, state: DeoleState, seat: Seat, die: Any) -> DisasterOutlook:
         """Solo: where the Disaster ``die`` ([colour, value]) would go if placed now, or why it would not."""
         sheet = state.sheets[seat]

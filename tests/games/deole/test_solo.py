@@ -112,3 +112,22 @@ def test_a_sensible_player_wins_crashes_or_misses_home() -> None:
     assert outcomes["won"] and outcomes["crash"] and outcomes["not_home"]
     assert outcomes["won"] > outcomes["crash"] + outcomes["not_home"]
     assert set(outcomes) <= {"won", "crash", "not_home", "shipwreck"}
+
+
+def test_pick_over_waits_for_the_disaster_in_solo() -> None:
+    state = prepared(1)
+    at_sea(state, 0, (5, 1), "N")
+    give(state, ("yellow", 3), ("red", 4))
+    play(state, 0, "die yellow 3", "track yellow", "mode odd")  # written and traced; the Disaster is left
+    assert not GAME.pick_over(state, 0) and GAME.write_choices(state, 0) == {}
+    play(state, 0, "disaster crew")
+    assert GAME.pick_over(state, 0) and state.turn == 2  # the next roll awaits the same player
+
+
+def test_pick_over_when_the_next_player_acts() -> None:
+    state = prepared(2)
+    give(state, ("blue", 3), ("red", 5), ("green", 2))
+    play(state, 0, "die blue 3")
+    assert not GAME.pick_over(state, 0)
+    play(state, 0, "track blue", "mode odd", "port 1", "move S")  # blue at the back: a free heading
+    assert GAME.pick_over(state, 0) and GAME.to_act(state) == [1]
