@@ -170,3 +170,14 @@ def test_the_opening_is_announced_and_survives_json() -> None:
     older = GAME.to_json(state)
     del older["opening"]  # a snapshot stored before the opening was kept
     assert GAME.initial_events(GAME.from_json(older)) == []
+
+
+@pytest.mark.parametrize("locale", ["en", "ru"])
+def test_rules_card_tells_the_solo_disaster_and_fits_an_embed_field(locale: str) -> None:
+    folder = Path(__file__).resolve().parents[3] / "games" / "deole" / "locales"
+    catalog = json.loads((folder / f"{locale}.json").read_text(encoding="utf-8"))
+    summary = catalog["rules.summary"]
+    assert len(summary) <= 1024  # one embed field of the /game rules card
+    words = {"en": ("Solo", "Disaster", "anchor", "storm", "shipwreck"),
+             "ru": ("Соло", "Бедствие", "якор", "бур", "кораблекрушение")}[locale]
+    assert all(word in summary for word in words)
