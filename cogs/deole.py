@@ -175,8 +175,9 @@ def solo_lines(game: DeoleGame, state: DeoleState, seat: int, view: dict[str, An
             lines.append(tr(locale, "panel.solo_rule"))
             lines.extend(tr(locale, "panel.solo_if", choice=action_label(a, sheet, locale, o))
                          for a, o in outlooks if o is not None)
-    elif view["phase"] != "disaster" and (pending := game.pending_disaster(state)) is not None:
-        lines.append(tr(locale, "panel.disaster_pending", disaster=outlook_text(pending, locale)))
+    elif (pending := game.pending_disaster(state)) is not None:
+        key = "panel.disaster_now" if view["phase"] == "disaster" else "panel.disaster_pending"
+        lines.append(tr(locale, key, disaster=outlook_text(pending, locale)))
     return lines
 
 

@@ -167,3 +167,21 @@ def test_solo_die_and_anchor_labels_fit_a_button(locale) -> None:
                             DisasterOutlook(other, 4, False, (), 0)):
                 for kind in ("die", "anchor"):
                     assert len(action_label((kind, colour, 5), {}, locale, outlook)) <= 80  # Discord's limit
+
+
+async def test_solo_panel_names_the_disaster_until_it_is_placed(solo_table) -> None:
+    service, _ = solo_table
+    table = service.tables[CHANNEL]
+    state = table.state
+    state.bag.extend(c for c, _ in state.pool)
+    state.sheets[0].update(port=1, pos=[5, 1], heading="N")
+    give(state, ("yellow", 3), ("red", 4))
+    table.game.apply(state, 0, ("die", "yellow", 3))
+    text = prompt(table.game, state, 0, ["alice"], "en")
+    assert "To place after this die: Disaster red 4 → Red box 7 or Crew box 6" in text
+    for notation in ("track yellow", "mode odd"):  # written, then traced east by the yellow wind
+        table.game.apply(state, 0, table.game.parse(notation))
+    text = prompt(table.game, state, 0, ["alice"], "en")
+    assert "In hand: Disaster red 4 → Red box 7 or Crew box 6" in text
+    assert [c.label for c in choices(table.game, state, 0, "en")] == [
+        "Disaster: Red track, box 7 (a storm rises from the red edge)", "Disaster: Crew track, box 6 (no storm)"]
