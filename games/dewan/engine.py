@@ -18,7 +18,6 @@ import random
 import re
 from collections import Counter, deque
 from dataclasses import dataclass, field
-from itertools import combinations
 from typing import Any
 
 from games.core import (
@@ -39,32 +38,36 @@ from games.dewan import data as D
 from games.dewan.board import Board, Layout, build
 
 Action = tuple
+Item = tuple[str, "int | None"]  # a cost item: terrain (or "*") and the seat its card goes to (None: discard)
+Pick = tuple[str, "int | None"]  # a card picked in payment and the seat it goes to (None: discard)
 ANY = "*"
 KINDS = ("B", "M", "D", "F", "W", ANY)
-# A cost item is a token: kind index * 8 + recipient (0 = discard pile, s + 1 = seat s's hand).
-_RECIPIENTS = 8
+# A multiset of cost items is packed in an int: one 5-bit field per (kind, recipient), recipient 0 = the discard
+# pile, s + 1 = seat s's hand. The top bit of each field stays clear, so a guard-bit subtraction compares two
+# multisets in one operation.
+_RECIPIENTS = 5
+_FIELDS = len(KINDS) * _RECIPIENTS
+_GUARD = sum(1 << (5 * i + 4) for i in range(_FIELDS))
 
 
 def _token(kind: str, recipient: int = 0) -> int:
-    return KINDS.index(kind) * _RECIPIENTS + recipient
+    """The packed multiset holding one item of ``kind`` for ``recipient``."""
+    return 1 << (5 * (KINDS.index(kind) * _RECIPIENTS + recipient))
 
 
-def _kind(token: int) -> str:
-    return KINDS[token // _RECIPIENTS]
+def _submultiset(small: int, big: int) -> bool:
+    """Whether packed multiset ``small`` is contained in ``big`` (no field borrows)."""
+    return ((big | _GUARD) - small) & _GUARD == _GUARD
 
 
-def _submultiset(small: tuple[int, ...], big: tuple[int, ...]) -> bool:
-    """Whether sorted tuple ``small`` is contained (with multiplicity) in sorted tuple ``big``."""
-    if len(small) > len(big):
-        return False
-    j = 0
-    for value in small:
-        while j < len(big) and big[j] < value:
-            j += 1
-        if j == len(big) or big[j] != value:
-            return False
-        j += 1
-    return True
+def _unpack(label: int) -> list[tuple[str, int | None]]:
+    items = []
+    for index in range(_FIELDS):
+        count = (label >> (5 * index)) & 31
+        if count:
+            kind, recipient = divmod(index, _RECIPIENTS)
+            items += [(KINDS[kind], recipient - 1 if recipient else None)] * count
+    return items
 
 
 def card_pays(card: str, kind: str) -> bool:
@@ -126,6 +129,16 @@ def _match(needs: list[str], providers: list[frozenset[str]]) -> bool:
     return len(needs) <= len(providers) and all(augment(i, set()) for i in range(len(needs)))
 
 
+def _split(picks: list[Pick]) -> tuple[tuple[str, ...], tuple[tuple[int, tuple[str, ...]], ...]]:
+    """Picks -> (discarded cards, ((seat, cards given), ...)), sorted."""
+    gives: dict[int, list[str]] = {}
+    for card, recipient in picks:
+        if recipient is not None:
+            gives.setdefault(recipient, []).append(card)
+    return (tuple(sorted(c for c, r in picks if r is None)),
+            tuple((s, tuple(sorted(gives[s]))) for s in sorted(gives)))
+
+
 # -- state ----------------------------------------------------------------------------------------
 def _new_player(seat: int) -> dict[str, Any]:
     return {
@@ -154,7 +167,8 @@ class DewanState:
     berries: list[str] = field(default_factory=list)  # hexes still holding a berry token
     dewan: int = 0  # the Dewan token holder: every round starts with this seat
     actor: int | None = None
-    phase: str = "first_story"  # first_story, turn, story, tuck, over
+    phase: str = "first_story"  # first_story, turn, pay, story, tuck, over
+    pending: dict[str, Any] = field(default_factory=dict)  # the camp being paid: hex, picks [[card, seat|None]]
     setup_order: list[int] = field(default_factory=list)  # seats still to take their first story tile
     round: int = 1
     final_round: bool = False
@@ -200,48 +214,35 @@ def parse_tiles(raw: str, players: int, rng: random.Random) -> Layout:
 
 
 # -- notation -------------------------------------------------------------------------------------
-_CARD = r"c\d\d"
-_CAMP_RE = re.compile(rf"^camp ([a-h][0-6]) d:({_CARD}(?:,{_CARD})*)((?: g[1-4]:{_CARD}(?:,{_CARD})*)*)$")
-
-
 def format_action(action: Action) -> str:
     kind = action[0]
-    if kind == "camp":
-        text = f"camp {action[1]} d:{','.join(action[2])}"
-        for seat, cards in action[3]:
-            text += f" g{seat + 1}:{','.join(cards)}"
-        return text
     if kind == "pass":
         return "pass"
+    if kind == "give":
+        return f"give {action[1]} {action[2] + 1}"
     return f"{kind} {action[1]}"
 
 
 def parse_action(text: str) -> Action:
     raw = " ".join(str(text).strip().lower().split())
-    raw = re.sub(r"\s*([:,])\s*", r"\1", raw)
     if raw == "pass":
         return ("pass",)
-    head, _, arg = raw.partition(" ")
-    if head in ("take", "take1") and arg in ("1", "2", "3", "4", "5", "6") and (head == "take1" or arg != "6"):
-        return (head, int(arg))
-    if head == "story" and (arg == "deck" or re.fullmatch(r"t\d\d", arg) and arg in D.STORIES):
-        return ("story", arg)
-    if head == "tuck" and arg in D.CARDS:
-        return ("tuck", arg)
-    match = _CAMP_RE.match(raw)
-    if match:
-        discards = match.group(2).split(",")
-        gives: dict[int, list[str]] = {}
-        for part in match.group(3).split():
-            seat_text, _, cards = part.partition(":")
-            seat = int(seat_text[1:]) - 1
-            if seat in gives:
-                raise IllegalAction("notation", text=text)
-            gives[seat] = cards.split(",")
-        every = discards + [c for cards in gives.values() for c in cards]
-        if all(c in D.CARDS for c in every) and len(set(every)) == len(every):
-            return ("camp", match.group(1).upper(), tuple(sorted(discards)),
-                    tuple((s, tuple(sorted(gives[s]))) for s in sorted(gives)))
+    parts = raw.split(" ")
+    head, args = parts[0], parts[1:]
+    if len(args) == 1:
+        arg = args[0]
+        if head == "take" and arg in ("1", "2", "3", "4", "5"):
+            return ("take", int(arg))
+        if head == "take1" and arg in ("1", "2", "3", "4", "5", "6"):
+            return ("take1", int(arg))
+        if head == "camp" and re.fullmatch(r"[a-h][0-6]", arg):
+            return ("camp", arg.upper())
+        if head == "story" and (arg == "deck" or arg in D.STORIES):
+            return ("story", arg)
+        if head in ("pay", "tuck") and arg in D.CARDS:
+            return (head, arg)
+    if head == "give" and len(args) == 2 and args[0] in D.CARDS and args[1] in ("1", "2", "3", "4"):
+        return ("give", args[0], int(args[1]) - 1)
     raise IllegalAction("notation", text=text)
 
 
@@ -296,9 +297,11 @@ class DewanGame(Game):
             return self._story_options(state)
         if state.phase == "tuck":
             return [("tuck", c) for c in sorted(set(state.seats[seat]["hand"]))]
+        if state.phase == "pay":
+            return [("pay", c) if r is None else ("give", c, r) for c, r in self._pending_options(state, seat)]
         actions = self._take_options(state)
         if state.seats[seat]["placed"] < D.SLOTS:
-            actions += self.placements(state, seat)
+            actions += [("camp", h) for h in sorted(self.routes(state, seat))]
         return actions or [("pass",)]
 
     def apply(self, state: DewanState, seat: Seat, action: Action) -> list[Event]:
@@ -328,7 +331,12 @@ class DewanGame(Game):
             self._take_cards(state, seat, action, events)
             self._end_turn(state, events)
         elif kind == "camp":
-            self._place(state, seat, action, events)
+            state.phase = "pay"
+            state.pending = {"hex": action[1], "picks": []}
+            self._settle_payment(state, seat, events)
+        elif kind in ("pay", "give"):
+            state.pending["picks"].append([action[1], action[2] if kind == "give" else None])
+            self._settle_payment(state, seat, events)
         else:  # pass
             state.round_passes.append(seat)
             events.append(Event("passed", {"seat": seat}))
@@ -341,19 +349,14 @@ class DewanGame(Game):
             raise IllegalAction("not_allowed", action=str(action))
         kind = action[0]
         phase = state.phase
-        expected = {"first_story": ("story",), "story": ("story",), "tuck": ("tuck",),
+        expected = {"first_story": ("story",), "story": ("story",), "tuck": ("tuck",), "pay": ("pay", "give"),
                     "turn": ("take", "take1", "camp", "pass")}[phase]
         if kind not in expected:
             raise IllegalAction("wrong_step", step=phase, action=self._safe_format(action))
         if kind == "camp":
             self._check_camp(state, seat, action)
             return
-        if kind in ("take", "take1"):
-            options = self._take_options(state)
-        elif kind == "pass":
-            options = self.legal_actions(state, seat)
-        else:
-            options = self.legal_actions(state, seat)  # story and tuck options are short lists
+        options = self._take_options(state) if kind in ("take", "take1") else self.legal_actions(state, seat)
         if action in options:
             return
         if kind == "take":
@@ -362,33 +365,31 @@ class DewanGame(Game):
             raise IllegalAction("take_one", position=action[1] if len(action) > 1 else "?")
         if kind == "story":
             raise IllegalAction("story_unavailable", tile=action[1] if len(action) > 1 else "?")
-        if kind == "tuck":
-            raise IllegalAction("not_in_hand", card=action[1] if len(action) > 1 else "?")
+        if kind in ("tuck", "pay", "give"):
+            card = action[1] if len(action) > 1 else "?"
+            if card not in state.seats[seat]["hand"]:
+                raise IllegalAction("not_in_hand", card=card)
+            raise IllegalAction("card_not_usable" if kind != "tuck" else "not_allowed",
+                                card=card, action=self._safe_format(action))
         if kind == "pass":
             raise IllegalAction("cannot_pass")
         raise IllegalAction("not_allowed", action=self._safe_format(action))
 
     def _check_camp(self, state: DewanState, seat: Seat, action: Action) -> None:
-        player = state.seats[seat]
-        if player["placed"] >= D.SLOTS:
-            raise IllegalAction("no_camp_left")
-        try:
-            _, hex_, discards, gives = action
-            cards = list(discards) + [c for _, given in gives for c in given]
-        except (TypeError, ValueError):
-            raise IllegalAction("not_allowed", action=str(action)) from None
+        if len(action) != 2 or not isinstance(action[1], str):
+            raise IllegalAction("not_allowed", action=str(action))
+        hex_ = action[1]
         board = state.board
+        if state.seats[seat]["placed"] >= D.SLOTS:
+            raise IllegalAction("no_camp_left")
         if hex_ not in board.terrain:
             raise IllegalAction("no_hex", hex=hex_)
-        if board.terrain[hex_] in ("W", "X"):
-            raise IllegalAction("water" if board.terrain[hex_] == "W" else "occupied", hex=hex_)
+        if board.terrain[hex_] == "W":
+            raise IllegalAction("water", hex=hex_)
         if hex_ in state.camps:
             raise IllegalAction("occupied", hex=hex_)
-        missing = [c for c in cards if c not in player["hand"]]
-        if missing or len(set(cards)) != len(cards):
-            raise IllegalAction("not_in_hand", card=(missing or cards)[0])
-        if action not in self._placements_to(state, seat, hex_):
-            raise IllegalAction("no_route", hex=hex_, action=self._safe_format(action))
+        if hex_ not in self.routes(state, seat):
+            raise IllegalAction("no_route", hex=hex_)
 
     def default_action(self, state: DewanState, seat: Seat) -> Action:
         options = self.legal_actions(state, seat)
@@ -417,7 +418,7 @@ class DewanGame(Game):
                     if state.dewan in state.eliminated:
                         self._next_seat(state, events)
         elif state.actor == seat:
-            state.phase = "turn"
+            state.phase, state.pending = "turn", {}
             self._next_seat(state, events)
         return events
 
@@ -543,17 +544,20 @@ class DewanGame(Game):
                 for p in state.seats
             ],
             "last": copy.deepcopy(state.last),
+            "pending_hex": state.pending.get("hex"),  # the camp being paid for
         }
         if seat is not None and 0 <= seat < state.players:
             view["seat"] = seat
             view["hand"] = sorted(state.seats[seat]["hand"])
+            if state.actor == seat and state.pending:
+                view["picks"] = copy.deepcopy(state.pending["picks"])
         return view
 
     # -- JSON -------------------------------------------------------------------------------------
     _FIELDS = (
         "players", "layout", "seats", "deck", "discard", "row", "story_deck", "story_display", "camps",
         "berries", "dewan", "actor", "phase", "setup_order", "round", "final_round", "round_passes",
-        "eliminated", "turns", "actions", "last", "opening",
+        "eliminated", "turns", "actions", "last", "opening", "pending",
     )
 
     def to_json(self, state: DewanState) -> JSON:
@@ -613,7 +617,7 @@ class DewanGame(Game):
                 items.append((kind, None))
         return items
 
-    def routes(self, state: DewanState, seat: int) -> dict[str, dict[tuple[int, ...], list[str]]]:
+    def routes(self, state: DewanState, seat: int) -> dict[str, dict[int, list[str]]]:
         """Destination -> minimal cost-item multisets -> one route (see ``_search``), cached per position."""
         key = ("routes", seat, tuple(sorted(state.seats[seat]["hand"])), tuple(sorted(state.camps.items())))
         if key not in state.cache:
@@ -621,12 +625,13 @@ class DewanGame(Game):
             state.cache[key] = self._search(state, seat)
         return state.cache[key]
 
-    def _search(self, state: DewanState, seat: int) -> dict[str, dict[tuple[int, ...], list[str]]]:
-        """Destination -> minimal cost-item multisets (sorted tokens) -> one route with that cost.
+    def _search(self, state: DewanState, seat: int) -> dict[str, dict[int, list[str]]]:
+        """Destination -> minimal cost-item multisets (packed) -> one route with that cost.
 
         A breadth-first search over (hex, items so far); an arrival is dropped when another arrival at the
         same hex needs a sub-multiset of its items (it can only cost more from there). Walks that repeat a
-        hex never beat the simple path they contain, so they need no special care.
+        hex never beat the simple path they contain, so they need no special care. Items never exceed the
+        hand and must stay payable by it.
         """
         board = state.board
         hand = state.seats[seat]["hand"]
@@ -635,124 +640,153 @@ class DewanGame(Game):
         start = board.starts[seat]
         limit = len(hand)
         purse = Purse(hand)
-        memo: dict[tuple[int, ...], bool] = {}
+        memo: dict[int, bool] = {}
 
-        def can_pay(label: tuple[int, ...]) -> bool:
-            known = memo.get(label)
+        def can_pay(kinds: int) -> bool:
+            """``kinds``: the items with recipients merged, packed in 6 fields (what the hand must pay)."""
+            known = memo.get(kinds)
             if known is None:
-                counts = [0] * 6
-                for token in label:
-                    counts[token // _RECIPIENTS] += 1
-                known = memo[label] = purse.pays_counts(tuple(counts))
+                known = memo[kinds] = purse.pays_counts(tuple((kinds >> (5 * i)) & 31 for i in range(len(KINDS))))
             return known
 
-        def item(hex_: str) -> int:
-            """The cost of crossing ``hex_`` (not as origin or destination)."""
+        crossing = {}
+        for hex_ in board.labels:
             owner = camps.get(hex_)
             kind = ANY if terrain[hex_] == "X" else terrain[hex_]
-            return _token(kind, 0 if owner is None or owner == seat else owner + 1)
+            crossing[hex_] = (_token(kind, 0 if owner is None or owner == seat else owner + 1),
+                              1 << (5 * KINDS.index(kind)))
+        arrival = {h: (_token(terrain[h]), 1 << (5 * KINDS.index(terrain[h])))
+                   for h in board.labels if terrain[h] in D.LAND and h not in camps}
 
-        seen: dict[str, list[tuple[int, ...]]] = {}
-        found: dict[str, dict[tuple[int, ...], list[str]]] = {}
-        queue: deque[tuple[str, tuple[int, ...], list[str]]] = deque()
+        seen: dict[str, list[int]] = {}
+        found: dict[str, dict[int, list[str]]] = {}
+        queue: deque[tuple[str, int, int, int, list[str]]] = deque()
 
-        def push(hex_: str, label: tuple[int, ...], path: list[str]) -> None:
+        def push(hex_: str, label: int, kinds: int, size: int, path: list[str]) -> None:
             known = seen.setdefault(hex_, [])
-            if any(_submultiset(k, label) for k in known):
-                return
-            known[:] = [k for k in known if not _submultiset(label, k)]
+            for k in known:
+                if ((label | _GUARD) - k) & _GUARD == _GUARD:
+                    return
+            known[:] = [k for k in known if ((k | _GUARD) - label) & _GUARD != _GUARD]
             known.append(label)
-            queue.append((hex_, label, path))
+            queue.append((hex_, label, kinds, size, path))
 
         for origin in sorted(h for h, s in camps.items() if s == seat):
-            first = _token(ANY if origin == start else terrain[origin])
-            if limit >= 2 and can_pay((first,)):
-                push(origin, (first,), [origin])
+            kind = ANY if origin == start else terrain[origin]
+            first, first_kinds = _token(kind), 1 << (5 * KINDS.index(kind))
+            if limit >= 2 and can_pay(first_kinds):
+                push(origin, first, first_kinds, 1, [origin])
         while queue:
-            hex_, label, path = queue.popleft()
-            if not any(k == label for k in seen.get(hex_, ())):
+            hex_, label, kinds, size, path = queue.popleft()
+            if label not in seen[hex_]:
                 continue  # replaced by a cheaper arrival meanwhile
             in_water = terrain[hex_] == "W"
             for other in board.neighbours[hex_]:
-                kind = terrain[other]
-                if kind in D.LAND and other not in camps and len(label) < limit:
-                    final = tuple(sorted((*label, _token(kind))))
-                    if can_pay(final):
-                        self._record(found.setdefault(other, {}), final, [*path, other])
-                if kind == "W" and in_water:
-                    next_label = label
-                else:
-                    next_label = tuple(sorted((*label, item(other))))
-                    if len(next_label) + 1 > limit or not can_pay(next_label):
-                        continue
-                push(other, next_label, [*path, other])
+                if other in arrival and size < limit:
+                    token, kind_bit = arrival[other]
+                    if can_pay(kinds + kind_bit):
+                        self._record(found.setdefault(other, {}), label + token, path, other)
+                if in_water and terrain[other] == "W":
+                    push(other, label, kinds, size, [*path, other])
+                elif size + 2 <= limit:
+                    token, kind_bit = crossing[other]
+                    if can_pay(kinds + kind_bit):
+                        push(other, label + token, kinds + kind_bit, size + 1, [*path, other])
         return found
 
     @staticmethod
-    def _record(labels: dict[tuple[int, ...], list[str]], label: tuple[int, ...], path: list[str]) -> None:
-        if any(_submultiset(k, label) for k in labels):
-            return
+    def _record(labels: dict[int, list[str]], label: int, path: list[str], hex_: str) -> None:
+        for k in labels:
+            if _submultiset(k, label):
+                return
         for k in [k for k in labels if _submultiset(label, k)]:
             del labels[k]
-        labels[label] = path
+        labels[label] = [*path, hex_]
 
-    def _outcomes(self, hand: list[str], label: tuple[int, ...]) -> set[tuple[frozenset, tuple]]:
-        """Every distinct (discarded cards, cards given per seat) that pays the cost items ``label``."""
-        groups = sorted(Counter(label).items(), key=lambda g: (_kind(g[0]) == ANY, g[0]))
-        out: set[tuple[frozenset, tuple]] = set()
+    # -- payment --------------------------------------------------------------------------------
+    def _labels(self, state: DewanState, seat: int, hex_: str) -> list[tuple[list[Item], list[str]]]:
+        """The minimal cost-item multisets of the routes to ``hex_``, each with one route."""
+        return [(_unpack(label), path) for label, path in self.routes(state, seat).get(hex_, {}).items()]
 
-        def walk(index: int, used: frozenset, chosen: list[tuple[int, tuple[str, ...]]]) -> None:
-            if index == len(groups):
-                discard: set[str] = set()
-                gives: dict[int, set[str]] = {}
-                for token, cards in chosen:
-                    recipient = token % _RECIPIENTS
-                    if recipient:
-                        gives.setdefault(recipient - 1, set()).update(cards)
-                    else:
-                        discard.update(cards)
-                out.add((frozenset(discard), tuple((s, tuple(sorted(gives[s]))) for s in sorted(gives))))
+    @staticmethod
+    def _fits(items: list[Item], picks: list[Pick], rest: list[str]) -> bool:
+        """Whether the picks pay distinct items of their recipient and the other items can be paid from
+        ``rest`` with cards numbered above the last pick (cards are picked in card order)."""
+        floor = picks[-1][0] if picks else ""
+        counter = Counter(items)
+
+        def rest_payable() -> bool:
+            left = [item for item, n in counter.items() for _ in range(n)]
+            owner: dict[str, int] = {}
+
+            def augment(index: int, seen: set[str]) -> bool:
+                kind = left[index][0]
+                for card in rest:
+                    if card in seen or card <= floor or not card_pays(card, kind):
+                        continue
+                    seen.add(card)
+                    if card not in owner or augment(owner[card], seen):
+                        owner[card] = index
+                        return True
+                return False
+
+            return all(augment(i, set()) for i in range(len(left)))
+
+        def assign(index: int) -> bool:
+            if index == len(picks):
+                return rest_payable()
+            card, recipient = picks[index]
+            for (kind, owner), count in list(counter.items()):
+                if count and owner == recipient and card_pays(card, kind):
+                    counter[(kind, owner)] -= 1
+                    found = assign(index + 1)
+                    counter[(kind, owner)] += 1
+                    if found:
+                        return True
+            return False
+
+        return len(picks) <= len(items) and assign(0)
+
+    def _pick_options(self, hand: list[str], labels: list[tuple[list[Item], list[str]]],
+                      picks: list[Pick]) -> list[Pick]:
+        """The next cards that may be picked: each extends the picks towards paying some route."""
+        floor = picks[-1][0] if picks else ""
+        left = [c for c in sorted(hand) if c > floor]
+        recipients = sorted({r for items, _ in labels for _, r in items}, key=lambda r: -1 if r is None else r)
+        options = []
+        for card in left:
+            rest = [c for c in left if c != card]
+            for recipient in recipients:
+                if any(
+                    self._fits(items, [*picks, (card, recipient)], rest) for items, _ in labels
+                ):
+                    options.append((card, recipient))
+        return options
+
+    def _paid(self, labels: list[tuple[list[Item], list[str]]], picks: list[Pick]) -> list[str] | None:
+        """The route the picks pay exactly, if they do."""
+        for items, path in labels:
+            if len(items) == len(picks) and self._fits(items, picks, []):
+                return path
+        return None
+
+    def payments(self, state: DewanState, seat: int, hex_: str) -> list[tuple[tuple[str, ...], tuple, list[str]]]:
+        """Every payment the steps can reach for a camp on ``hex_``: (discarded cards, ((seat, cards), ...),
+        route), fewest cards first. For a panel listing the choices (it can grow large with a big hand)."""
+        hand = state.seats[seat]["hand"]
+        labels = self._labels(state, seat, hex_)
+        out: list[tuple[tuple[str, ...], tuple, list[str]]] = []
+
+        def walk(picks: list[Pick]) -> None:
+            path = self._paid(labels, picks) if picks else None
+            if path is not None:
+                out.append((*_split(picks), path))
                 return
-            token, count = groups[index]
-            kind = _kind(token)
-            candidates = [c for c in hand if c not in used and card_pays(c, kind)]
-            for combo in combinations(candidates, count):
-                walk(index + 1, used | frozenset(combo), [*chosen, (token, combo)])
+            for pick in self._pick_options(hand, labels, picks):
+                walk([*picks, pick])
 
-        walk(0, frozenset(), [])
-        return out
-
-    def _placements_to(self, state: DewanState, seat: int, hex_: str,
-                       routes: dict[str, dict[tuple[int, ...], list[str]]] | None = None) -> dict[Action, list[str]]:
-        """The legal placements on ``hex_``: action -> one route that pays it."""
-        routes = self.routes(state, seat) if routes is None else routes
-        hand = sorted(state.seats[seat]["hand"])
-        candidates: dict[tuple[frozenset, tuple], list[str]] = {}
-        for label, path in routes.get(hex_, {}).items():
-            for outcome in self._outcomes(hand, label):
-                candidates.setdefault(outcome, path)
-        # Drop an outcome when another spends a strict subset of its cards and gives each seat no more.
-        spent = {o: o[0] | {c for _, cards in o[1] for c in cards} for o in candidates}
-        given = {o: dict(o[1]) for o in candidates}
-        kept = {}
-        for outcome, path in candidates.items():
-            dominated = any(
-                spent[other] < spent[outcome]
-                and all(set(cards) <= set(given[outcome].get(s, ())) for s, cards in other[1])
-                for other in candidates if len(spent[other]) < len(spent[outcome])
-            )
-            if not dominated:
-                kept[("camp", hex_, tuple(sorted(outcome[0])), outcome[1])] = path
-        return kept
-
-    def placements(self, state: DewanState, seat: int) -> list[Action]:
-        """Every legal placement, by destination then cards spent."""
-        routes = self.routes(state, seat)
-        actions: list[Action] = []
-        for hex_ in sorted(routes):
-            found = self._placements_to(state, seat, hex_, routes)
-            actions += sorted(found, key=lambda a: (len(a[2]) + sum(len(c) for _, c in a[3]), a))
-        return actions
+        walk([])
+        return sorted(out, key=lambda o: (len(o[0]) + sum(len(c) for _, c in o[1]), o[0], o[1]))
 
     # -- applying ---------------------------------------------------------------------------------
     def _draw(self, state: DewanState, events: list[Event]) -> str | None:
@@ -777,9 +811,30 @@ class DewanGame(Game):
             if state.row[p] is None:
                 state.row[p] = self._draw(state, events)
 
-    def _place(self, state: DewanState, seat: int, action: Action, events: list[Event]) -> None:
-        _, hex_, discards, gives = action
-        route = self._placements_to(state, seat, hex_)[action]
+    def _pending_options(self, state: DewanState, seat: int) -> list[Pick]:
+        labels = self._labels(state, seat, state.pending["hex"])
+        picks = [(c, r) for c, r in state.pending["picks"]]
+        return self._pick_options(state.seats[seat]["hand"], labels, picks)
+
+    def _settle_payment(self, state: DewanState, seat: int, events: list[Event]) -> None:
+        """Play forced picks; place the camp as soon as the picks pay a route."""
+        hand = state.seats[seat]["hand"]
+        labels = self._labels(state, seat, state.pending["hex"])
+        while True:
+            picks = [(c, r) for c, r in state.pending["picks"]]
+            route = self._paid(labels, picks) if picks else None
+            if route is not None:
+                discards, gives = _split(picks)
+                self._place(state, seat, state.pending["hex"], discards, gives, route, events)
+                return
+            options = self._pick_options(hand, labels, picks)
+            if len(options) != 1:
+                return  # the player chooses the next card
+            state.pending["picks"].append(list(options[0]))
+
+    def _place(self, state: DewanState, seat: int, hex_: str, discards: tuple[str, ...],
+               gives: tuple[tuple[int, tuple[str, ...]], ...], route: list[str], events: list[Event]) -> None:
+        state.pending = {}
         player = state.seats[seat]
         for card in discards:
             player["hand"].remove(card)

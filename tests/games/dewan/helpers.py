@@ -78,16 +78,36 @@ def play(state: DewanState, seat: int, *notations: str) -> list[Any]:
     return events
 
 
+def place(state: DewanState, seat: int, hex_: str, discard: list[str] | tuple[str, ...] = (),
+          given: dict[int, list[str]] | None = None) -> list[Any]:
+    """Play a whole placement: ``camp hex`` then the picks not already forced, in card order."""
+    events = play(state, seat, f"camp {hex_}")
+    picks = sorted([(c, None) for c in discard] + [(c, s) for s, cards in (given or {}).items() for c in cards])
+    for card, recipient in picks:
+        if state.phase != "pay":
+            break
+        if [card, recipient] in state.pending["picks"]:
+            continue
+        events += play(state, seat, f"pay {card}" if recipient is None else f"give {card} {recipient + 1}")
+    camp_event = next(e for e in events if e.code == "camp")
+    assert camp_event.params["cards"] == " ".join(sorted(discard)), camp_event
+    return events
+
+
+def payments(state: DewanState, seat: int, hex_: str) -> set[str]:
+    """Each reachable payment as text: ``d:c01,c16 g2:c17`` (players numbered from 1)."""
+    out = set()
+    for discards, gives, _ in GAME.payments(state, seat, hex_):
+        out.add(" ".join([f"d:{','.join(discards)}", *(f"g{s + 1}:{','.join(c)}" for s, c in gives)]))
+    return out
+
+
 def codes(events: list[Any]) -> list[str]:
     return [e.code for e in events]
 
 
 def legal(state: DewanState, seat: int) -> list[str]:
     return [GAME.format(a) for a in GAME.legal_actions(state, seat)]
-
-
-def camps_to(state: DewanState, seat: int, hex_: str) -> set[str]:
-    return {t for t in legal(state, seat) if t.startswith(f"camp {hex_} ")}
 
 
 def all_cards(state: DewanState) -> list[str]:

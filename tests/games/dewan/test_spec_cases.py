@@ -15,11 +15,12 @@ from games.dewan import GAME
 from games.dewan import data as D
 from tests.games.dewan.helpers import (
     camp,
-    camps_to,
     codes,
     fixture,
     give,
     legal,
+    payments,
+    place,
     play,
     stories,
     tuck,
@@ -30,8 +31,10 @@ def test_01_start_camp_pays_any_card_then_the_destination() -> None:
     # Route A0>A1: the start hex takes any card (c21, water), A1 (forest) takes c18.
     state = fixture()
     give(state, 0, "c21", "c18")
-    assert "camp A1 d:c18,c21" in legal(state, 0)
-    play(state, 0, "camp A1 d:c18,c21")
+    assert "camp A1" in legal(state, 0)
+    assert payments(state, 0, "A1") == {"d:c18,c21"}
+    events = play(state, 0, "camp A1")  # the only payment: played at once
+    assert events[0].params == {"seat": 0, "hex": "A1", "route": "A0-A1", "slot": 1, "cards": "c18 c21"}
     assert state.seats[0]["hand"] == [] and state.discard[-2:] == ["c18", "c21"]
     assert state.camps["A1"] == 0
 
@@ -44,8 +47,8 @@ def test_02_a_water_run_costs_one_card() -> None:
     assert GAME.route_cost(state, 0, ["C4", "C0", "C5", "B3"]) == [("M", None), ("W", None), ("B", None)]
     assert GAME.route_cost(state, 0, ["C4", "C5", "B3"]) == [("M", None), ("W", None), ("B", None)]
     give(state, 0, "c07", "c22", "c02")
-    assert camps_to(state, 0, "B3") == {"camp B3 d:c02,c07,c22"}
-    events = play(state, 0, "camp B3 d:c02,c07,c22")
+    assert payments(state, 0, "B3") == {"d:c02,c07,c22"}
+    events = play(state, 0, "camp B3")
     assert events[0].params["route"] == "C4-C5-B3"
 
 
@@ -64,9 +67,13 @@ def test_04_a_card_for_another_players_camp_goes_to_that_player() -> None:
     camp(state, 0, "A6")
     camp(state, 1, "C1")
     give(state, 0, "c16", "c17", "c18", "c01")
-    assert camps_to(state, 0, "C6") == {
-        "camp C6 d:c01,c17,c18 g2:c16", "camp C6 d:c01,c16,c18 g2:c17", "camp C6 d:c01,c16,c17 g2:c18"}
-    events = play(state, 0, "camp C6 d:c01,c16,c18 g2:c17")
+    assert payments(state, 0, "C6") == {"d:c01,c17,c18 g2:c16", "d:c01,c16,c18 g2:c17", "d:c01,c16,c17 g2:c18"}
+    play(state, 0, "camp C6")
+    # Cards are picked in card order: c01 (the only badlands card) is forced and picked at once. Then c16 is
+    # discarded or given (giving c17 first would skip c16 and leave too few forest cards).
+    assert state.pending["picks"] == [["c01", None]]
+    assert legal(state, 0) == ["pay c16", "give c16 2"]
+    events = play(state, 0, "pay c16", "give c17 2")  # c18 is then forced
     assert events[0].params["route"] == "A6-D3-C1-C6"
     assert "c17" in state.seats[1]["hand"] and {"c01", "c16", "c18"} <= set(state.discard)
     assert state.seats[0]["hand"] == []
@@ -79,7 +86,9 @@ def test_05_crossing_another_start_camp_gives_a_card_of_your_choice() -> None:
     camp(state, 0, "B2")
     assert GAME.route_cost(state, 0, ["B2", "B0", "B4"]) == [("M", None), ("*", 1), ("F", None)]
     give(state, 0, "c06", "c07", "c16")
-    assert camps_to(state, 0, "B4") == {"camp B4 d:c06,c16 g2:c07", "camp B4 d:c07,c16 g2:c06"}
+    assert payments(state, 0, "B4") == {"d:c06,c16 g2:c07", "d:c07,c16 g2:c06"}
+    events = place(state, 0, "B4", ["c06", "c16"], {1: ["c07"]})
+    assert events[0].params["route"] == "B2-B0-B4" and "c07" in state.seats[1]["hand"]
 
 
 def test_06_the_first_card_must_match_the_origin_unless_it_is_the_start_camp() -> None:
@@ -88,20 +97,19 @@ def test_06_the_first_card_must_match_the_origin_unless_it_is_the_start_camp() -
     camp(state, 0, "D3")
     give(state, 0, "c21", "c17")
     with pytest.raises(IllegalAction) as err:
-        play(state, 0, "camp C1 d:c17,c21")
+        play(state, 0, "camp C1")
     assert err.value.code == "no_route"
     state = fixture()
     camp(state, 0, "D3")
     give(state, 0, "c35", "c17")
-    assert "camp C1 d:c17,c35" in legal(state, 0)
+    assert payments(state, 0, "C1") == {"d:c17,c35"}
 
 
 def test_07_the_destination_is_land_without_a_camp() -> None:
     state = fixture()
     camp(state, 1, "A1")
     give(state, 0, "c21", "c22", "c16")
-    for text, code in (("camp C5 d:c21,c22", "water"), ("camp A1 d:c16,c21", "occupied"),
-                       ("camp B0 d:c16,c21", "occupied")):
+    for text, code in (("camp C5", "water"), ("camp A1", "occupied"), ("camp B0", "occupied"), ("camp H4", "no_hex")):
         before = GAME.to_json(state)
         with pytest.raises(IllegalAction) as err:
             play(state, 0, text)
@@ -113,13 +121,13 @@ def test_08_a_berry_is_taken_from_the_zone_once() -> None:
     # A1 is in the forest zone {A1 A6 C1 D3}; its only berry lies on C1.
     state = fixture()
     give(state, 0, "c18", "c21")
-    events = play(state, 0, "camp A1 d:c18,c21")
+    events = play(state, 0, "camp A1")
     assert ("berry", "C1") in [(e.code, e.params.get("hex")) for e in events]
     assert "C1" not in state.berries and state.seats[0]["berries"] == 1
     play(state, 0, "story deck")  # slot 1: a story tile
     play(state, 1, "take 1")
     give(state, 0, "c16", "c17")
-    events = play(state, 0, "camp A6 d:c16,c17")
+    events = place(state, 0, "A6", ["c16", "c17"])
     assert "berry" not in codes(events) and state.seats[0]["berries"] == 1
 
 
@@ -209,7 +217,7 @@ def test_16_the_round_ends_after_the_last_camp() -> None:
     card = next(c for c in D.CARD_IDS if D.CARDS[c][0] == (state.board.terrain[neighbour],)
                 and c not in state.row)
     give(state, 1, card, "c21")
-    events = play(state, 1, f"camp {neighbour} d:{','.join(sorted([card, 'c21']))}")
+    events = play(state, 1, f"camp {neighbour}")
     assert "last_camp" in codes(events) and state.final_round
     assert GAME.to_act(state) == [2] and not GAME.is_over(state)
     events = play(state, 2, "take 1")
@@ -286,8 +294,9 @@ def test_19_slot_rewards_alternate_story_and_tuck() -> None:
                                                 if state.board.terrain[origin] in D.CARDS[c][0])]
         give(state, 0, land, *(extra or ["c21"]))
         fire_before = GAME.fire(state, 0)
-        action = next(a for a in legal(state, 0) if a.startswith(f"camp {hex_} "))
-        events = play(state, 0, action)
+        events = play(state, 0, f"camp {hex_}")
+        while state.phase == "pay":
+            events += play(state, 0, legal(state, 0)[0])
         reward = state.phase if state.actor == 0 and state.phase != "turn" else next(
             e.code for e in events if e.code in ("story_taken", "story_drawn", "tucked", "reward_lost"))
         seen.append({"story": "story", "story_taken": "story", "story_drawn": "story", "tuck": "tuck",
