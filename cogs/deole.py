@@ -520,7 +520,7 @@ def deole_error(locale: str, error: Exception) -> str:
     if isinstance(error, IllegalAction) and error.code == "wrong_step":
         params = dict(error.params, step=tr(locale, f"step.{error.params.get('step')}"))
         error = IllegalAction(error.code, **params)
-    return error_text(locale, error, KEY)
+    return error_text(locale, error, KEY)[:2000]  # Discord's limit on a message
 
 
 async def setup(bot: Any) -> None:

@@ -604,7 +604,7 @@ class DeoleGame(Game):
                 return ("move", arg.upper())
             if head == "bonus" and arg.upper() in D.BONUSES:
                 return ("bonus", arg.upper())
-        raise IllegalAction("notation", text=text)
+        raise IllegalAction("notation", text=_echo(text))
 
     def format(self, action: Action) -> str:
         kind = action[0]
@@ -1101,6 +1101,12 @@ class DeoleGame(Game):
         for player in result.ranking:
             events.append(Event("final_score", {"seat": player.seat, "rank": player.rank, "score": player.score,
                                                 **player.breakdown}))
+
+
+def _echo(text: Any, limit: int = 60) -> str:
+    """What someone typed, cut to a length a refusal can quote (a forged command may send thousands)."""
+    shown = str(text)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
 def _distinct(dice: list[list[Any]]) -> list[tuple[str, int]]:

@@ -36,6 +36,9 @@ def test_notation_is_forgiving_on_case_and_spaces() -> None:
     assert GAME.parse("  Die  BLUE 5 ") == ("die", "blue", 5)
     assert GAME.parse("move n") == ("move", "N") and GAME.parse("bonus c") == ("bonus", "C")
     assert GAME.parse("color red") == ("colour", "red")
+    with pytest.raises(IllegalAction) as err:
+        GAME.parse("x" * 5000)  # a forged command: the refusal quotes only its start
+    assert err.value.params["text"] == "x" * 59 + "…"
     for bad in ("die blue 7", "track purple", "rudder +2", "move NE", "", "bonus G"):
         with pytest.raises(IllegalAction) as err:
             GAME.parse(bad)
