@@ -6,7 +6,7 @@ from typing import Any
 
 from games.maple import GAME
 from games.maple import data as D
-from games.maple.engine import MapleState, _fresh_ctx
+from games.maple.engine import MapleState
 
 FESTS = "spring,maypole,craft"
 CLEARINGS = "trading,honey"
@@ -50,9 +50,7 @@ def turn(state: MapleState, seat: int, hand: list[str] | None = None, pos: str |
         p["patches"] = list(patches)
     if favors is not None:
         p["favors"] = list(favors)
-    state.actor = seat
-    state.ctx = _fresh_ctx("card")
-    state.turn_steps, state.turn_snap, state.undo_floor = [], None, 0
+    GAME._start_turn(state, seat, [])  # as the engine starts a turn (Early Start, Helper goods owed)
     GAME._advance(state, [])
     return p
 
