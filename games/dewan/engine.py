@@ -621,7 +621,8 @@ class DewanGame(Game):
         """Destination -> minimal cost-item multisets -> one route (see ``_search``), cached per position."""
         key = ("routes", seat, tuple(sorted(state.seats[seat]["hand"])), tuple(sorted(state.camps.items())))
         if key not in state.cache:
-            state.cache.clear()
+            if len(state.cache) > 64:
+                state.cache.clear()
             state.cache[key] = self._search(state, seat)
         return state.cache[key]
 
@@ -638,7 +639,7 @@ class DewanGame(Game):
         camps = state.camps
         terrain = board.terrain
         start = board.starts[seat]
-        limit = len(hand)
+        limit = min(len(hand), D.MAX_ROUTE_ITEMS)
         purse = Purse(hand)
         memo: dict[int, bool] = {}
 
@@ -711,55 +712,51 @@ class DewanGame(Game):
     @staticmethod
     def _fits(items: list[Item], picks: list[Pick], rest: list[str]) -> bool:
         """Whether the picks pay distinct items of their recipient and the other items can be paid from
-        ``rest`` with cards numbered above the last pick (cards are picked in card order)."""
-        floor = picks[-1][0] if picks else ""
-        counter = Counter(items)
+        ``rest`` (cards numbered above the last pick: cards are picked in card order).
 
-        def rest_payable() -> bool:
-            left = [item for item, n in counter.items() for _ in range(n)]
-            owner: dict[str, int] = {}
+        Two matchings suffice (Mendelsohn-Dulmage): one covering every pick with an item, one covering every
+        item with a pick or a card of ``rest``; together they give one matching covering both.
+        """
+        if len(picks) > len(items):
+            return False
 
-            def augment(index: int, seen: set[str]) -> bool:
-                kind = left[index][0]
-                for card in rest:
-                    if card in seen or card <= floor or not card_pays(card, kind):
+        def matches(lefts: list[Any], rights: list[Any], fits) -> bool:
+            owner: dict[int, int] = {}
+
+            def augment(left: int, seen: set[int]) -> bool:
+                for right, candidate in enumerate(rights):
+                    if right in seen or not fits(lefts[left], candidate):
                         continue
-                    seen.add(card)
-                    if card not in owner or augment(owner[card], seen):
-                        owner[card] = index
+                    seen.add(right)
+                    if right not in owner or augment(owner[right], seen):
+                        owner[right] = left
                         return True
                 return False
 
-            return all(augment(i, set()) for i in range(len(left)))
+            return all(augment(i, set()) for i in range(len(lefts)))
 
-        def assign(index: int) -> bool:
-            if index == len(picks):
-                return rest_payable()
-            card, recipient = picks[index]
-            for (kind, owner), count in list(counter.items()):
-                if count and owner == recipient and card_pays(card, kind):
-                    counter[(kind, owner)] -= 1
-                    found = assign(index + 1)
-                    counter[(kind, owner)] += 1
-                    if found:
-                        return True
+        def pick_pays(pick: Pick, item: Item) -> bool:
+            return pick[1] == item[1] and card_pays(pick[0], item[0])
+
+        if not matches(picks, items, pick_pays):
             return False
-
-        return len(picks) <= len(items) and assign(0)
+        payers: list[Pick | str] = [*picks, *rest]
+        return matches(items, payers, lambda item, payer: pick_pays(payer, item) if isinstance(payer, tuple)
+                       else card_pays(payer, item[0]))
 
     def _pick_options(self, hand: list[str], labels: list[tuple[list[Item], list[str]]],
                       picks: list[Pick]) -> list[Pick]:
         """The next cards that may be picked: each extends the picks towards paying some route."""
         floor = picks[-1][0] if picks else ""
         left = [c for c in sorted(hand) if c > floor]
-        recipients = sorted({r for items, _ in labels for _, r in items}, key=lambda r: -1 if r is None else r)
+        viable = [items for items, _ in labels if len(items) > len(picks) and self._fits(items, picks, left)]
         options = []
         for card in left:
-            rest = [c for c in left if c != card]
-            for recipient in recipients:
-                if any(
-                    self._fits(items, [*picks, (card, recipient)], rest) for items, _ in labels
-                ):
+            rest = [c for c in left if c > card]
+            wanted = {r for items in viable for kind, r in items if card_pays(card, kind)}
+            for recipient in sorted(wanted, key=lambda r: -1 if r is None else r):
+                pick = [*picks, (card, recipient)]
+                if any(self._fits(items, pick, rest) for items in viable):
                     options.append((card, recipient))
         return options
 
@@ -812,13 +809,16 @@ class DewanGame(Game):
                 state.row[p] = self._draw(state, events)
 
     def _pending_options(self, state: DewanState, seat: int) -> list[Pick]:
-        labels = self._labels(state, seat, state.pending["hex"])
-        picks = [(c, r) for c, r in state.pending["picks"]]
-        return self._pick_options(state.seats[seat]["hand"], labels, picks)
+        picks = tuple((c, r) for c, r in state.pending["picks"])
+        key = ("picks", seat, state.pending["hex"], picks, tuple(sorted(state.seats[seat]["hand"])),
+               tuple(sorted(state.camps.items())))
+        if key not in state.cache:
+            labels = self._labels(state, seat, state.pending["hex"])
+            state.cache[key] = self._pick_options(state.seats[seat]["hand"], labels, list(picks))
+        return state.cache[key]
 
     def _settle_payment(self, state: DewanState, seat: int, events: list[Event]) -> None:
         """Play forced picks; place the camp as soon as the picks pay a route."""
-        hand = state.seats[seat]["hand"]
         labels = self._labels(state, seat, state.pending["hex"])
         while True:
             picks = [(c, r) for c, r in state.pending["picks"]]
@@ -827,7 +827,7 @@ class DewanGame(Game):
                 discards, gives = _split(picks)
                 self._place(state, seat, state.pending["hex"], discards, gives, route, events)
                 return
-            options = self._pick_options(hand, labels, picks)
+            options = self._pending_options(state, seat)
             if len(options) != 1:
                 return  # the player chooses the next card
             state.pending["picks"].append(list(options[0]))
@@ -873,8 +873,10 @@ class DewanGame(Game):
                 self._tuck(state, seat, options[0][1], events)
         elif options:
             return  # the player chooses
+        elif reward == "story":
+            events.append(Event("story_lost", {"seat": seat}))
         else:
-            events.append(Event("reward_lost", {"seat": seat, "reward": reward}))
+            events.append(Event("tuck_lost", {"seat": seat}))
         self._end_turn(state, events)
 
     def _take_story(self, state: DewanState, seat: int, choice: str, events: list[Event]) -> None:

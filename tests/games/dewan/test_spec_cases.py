@@ -298,9 +298,9 @@ def test_19_slot_rewards_alternate_story_and_tuck() -> None:
         while state.phase == "pay":
             events += play(state, 0, legal(state, 0)[0])
         reward = state.phase if state.actor == 0 and state.phase != "turn" else next(
-            e.code for e in events if e.code in ("story_taken", "story_drawn", "tucked", "reward_lost"))
+            e.code for e in events if e.code in ("story_taken", "story_drawn", "tucked", "story_lost", "tuck_lost"))
         seen.append({"story": "story", "story_taken": "story", "story_drawn": "story", "tuck": "tuck",
-                     "tucked": "tuck", "reward_lost": "tuck"}[reward])
+                     "tucked": "tuck", "story_lost": "story", "tuck_lost": "tuck"}[reward])
         if slot == 8:
             assert GAME.fire(state, 0) == fire_before + 1
     assert seen == list(D.SLOT_REWARDS)
