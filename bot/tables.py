@@ -90,6 +90,7 @@ class BrokenTable:
 
 ELIMINATED = "@eliminated"  # move-log entry for a seat removed by the clock or a host
 REPLACED_BY_AI = "@replaced_by_ai"  # move-log entry for a seat handed to an AI player instead
+MOVE = "@move"  # a held entry that is a move (in notation), beside the held events
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 30, 14 * 86400
 PAUSES_PER_PLAYER = 2
 REMINDER_MIN_TURN_SECONDS = 10 * 60  # shorter turns are played live: no reminders
@@ -212,6 +213,7 @@ class TableService:
         self.clock = clock
         self.tables: dict[int, Table] = {}  # channel id -> active table
         self.broken: dict[int, BrokenTable] = {}  # channel id -> a stored table that could not be loaded
+        self.finished_due: list[Table] = []  # finished before a restart with the last board not posted yet
         self.on_deadline_change: Callable[[], None] = lambda: None  # wakes the turn clock
 
     async def load(self) -> None:
@@ -219,14 +221,21 @@ class TableService:
         set aside and logged; every other table plays, and the broken one's channel is told on first use."""
         self.tables.clear()
         self.broken.clear()
+        self.finished_due.clear()
         for record in await self.store.active_tables():
             try:
-                self.tables[record.channel_id] = await self._load_table(record)
+                table = await self._load_table(record)
             except Exception as error:  # anything a bad row can raise: one table must not stop the bot
                 reason = f"{type(error).__name__}: {echo(error, 200)}"
                 log.error("table %s (%s) in channel %s set aside: %s", record.id, record.game, record.channel_id,
                           reason)
-                self.broken[record.channel_id] = BrokenTable(record.id, record.game, record.host_id, reason)
+                if record.status != "finished":  # a finished one only loses its last board
+                    self.broken[record.channel_id] = BrokenTable(record.id, record.game, record.host_id, reason)
+                continue
+            if record.status == "finished":
+                self.finished_due.append(table)
+            else:
+                self.tables[record.channel_id] = table
 
     async def _load_table(self, record: TableRecord) -> Table:
         if record.load_error:
@@ -234,7 +243,7 @@ class TableService:
         if not registry.has(record.game):
             raise LookupError(f"game {record.game!r} is not installed")
         table = Table(record, registry.get(record.game))
-        if record.status == "playing":
+        if record.status in ("playing", "finished"):
             snapshot = await self.store.snapshot(record.id)
             if snapshot is None:
                 raise ValueError("no snapshot of a game in play")
@@ -279,18 +288,8 @@ class TableService:
         options: dict[str, Any] | None = None, seed: int | None = None, turn_seconds: int = 86400,
         settings: TableSettings | None = None,
     ) -> Table:
-        if channel_id in self.tables or channel_id in self.broken:
-            raise TableError("table_exists")
-        if not registry.has(game_key):
-            raise TableError("unknown_game", game=echo(game_key))
-        game = registry.get(game_key)
-        parsed = game.parse_options(options)  # InvalidOptions is an IllegalAction: the caller localises it
-        stored = {spec.name: spec.format(parsed[spec.name]) for spec in game.option_specs}
+        game, stored = self.check_new(channel_id, game_key, options)
         seed = random.SystemRandom().randrange(2**31) if seed is None else seed
-        # The game's own setup check now, not at Start: options it refuses (a deck with unknown tiles...)
-        # are refused while the host is still looking at the command. Every player count must be possible.
-        for players in (game.min_players, game.max_players):
-            game.setup(players, stored, seed)
         settings_json = (settings or TableSettings()).to_json()
         host = Seat(0, host_id, host_name)
         try:
@@ -304,6 +303,22 @@ class TableService:
         table = Table(record, game)
         self.tables[channel_id] = table
         return table
+
+    def check_new(self, channel_id: int, game_key: str, options: dict[str, Any] | None) -> tuple[Game, dict[str, str]]:
+        """Everything ``create`` checks before it writes (no I/O, so a command can check before it answers):
+        the channel is free, the game exists, and its options pass the game's own setup check, so options it
+        refuses (a deck with unknown tiles...) are refused now, not at Start. Returns the game and the
+        options as stored."""
+        if channel_id in self.tables or channel_id in self.broken:
+            raise TableError("table_exists")
+        if not registry.has(game_key):
+            raise TableError("unknown_game", game=echo(game_key))
+        game = registry.get(game_key)
+        parsed = game.parse_options(options)  # InvalidOptions is an IllegalAction: the caller localises it
+        stored = {spec.name: spec.format(parsed[spec.name]) for spec in game.option_specs}
+        for players in (game.min_players, game.max_players):  # every player count must be possible
+            game.setup(players, stored, 0)
+        return game, stored
 
     async def _reseat(self, table: Table, seats: list[Seat]) -> None:
         for position, seat in enumerate(seats):
@@ -448,8 +463,8 @@ class TableService:
                     kind = "default"
                 else:
                     kind = self._remove_seat(table, working, seat, moves, events)
-                outcome = await self._commit(table, working, moves, events, before=before, seats=True)
-            outcome.timeout, outcome.timed_out_seat, outcome.announce = kind, owner, True
+                outcome = await self._commit(table, working, moves, events, before=before, seats=True, announce=True)
+            outcome.timeout, outcome.timed_out_seat = kind, owner
             return outcome
 
     @staticmethod
@@ -588,9 +603,7 @@ class TableService:
             events: list[tuple[int, Event]] = []
             with self._seats_kept_on_error(table):
                 self._remove_seat(table, working, table.seats[seat.position], moves, events)
-                outcome = await self._commit(table, working, moves, events, before=before, seats=True)
-            outcome.announce = True
-            return outcome
+                return await self._commit(table, working, moves, events, before=before, seats=True, announce=True)
 
     @staticmethod
     def reminder_times(table: Table) -> list[float]:
@@ -651,12 +664,14 @@ class TableService:
         return [c for c, t in self.tables.items() if t.record.deadline is not None and t.record.deadline <= now]
 
     async def _commit(self, table: Table, working: Any, moves: list[tuple[int, str]],
-                      events: list[tuple[int, Event]], before: TurnKey | None, seats: bool = False) -> MoveOutcome:
+                      events: list[tuple[int, Event]], before: TurnKey | None, seats: bool = False,
+                      announce: bool = False) -> MoveOutcome:
         """Let AI seats reply, then store everything in one transaction (moves, snapshot, the clock of a new
         turn, whether a board is due, and the seats if ``seats``) and only then make it live.
 
         ``before``: the turn key before these moves (``None`` at the start). Every new turn gets a full turn
-        time, whoever had the previous one; the steps of one turn keep the turn's deadline."""
+        time, whoever had the previous one; the steps of one turn keep the turn's deadline. A new turn, or
+        what the caller wants ``announce``d (a timeout, a kick), is told with a board."""
         game = table.game
         ai = RandomAI(table.record.seed + table.version + len(moves))
         by_position = {s.position: s for s in table.seats}
@@ -673,25 +688,30 @@ class TableService:
         new_turn = finished or after != before
         record = table.record
         clock = self._clock_for(table, new_turn, [] if finished else list(after[0]))
-        board_due = record.board_due or new_turn
+        tell = new_turn or announce
+        board_due = record.board_due or tell
+        # What the next board tells is kept with the moves: a board posted after a crash or an outage still
+        # tells the turn. (Steps answered privately are held by the cog, if the game wants them told.)
+        story = record.held_events + ([[seat, MOVE, {"notation": text}] for seat, text in moves]
+                                      + [[seat, e.code, e.params] for seat, e in events] if tell else [])
         if moves or finished or clock is not None:
             try:
                 table.version = await self.store.commit_moves(
                     record.id, table.version, moves, json.dumps(game.to_json(working)), self.clock(),
                     status="finished" if finished else None, clock=clock, board_due=board_due,
-                    seats=table.seats if seats else None,
+                    seats=table.seats if seats else None, held_events=story if tell else None,
                 )
             except VersionConflict:
                 raise TableError("already_played") from None
         table.state = working
-        record.board_due = board_due
+        record.board_due, record.held_events = board_due, story
         if clock is not None:
             record.deadline, record.reminders_sent, record.time_left = clock
             self.on_deadline_change()
         if finished:
             record.status = "finished"
             self.tables.pop(record.channel_id, None)
-        return MoveOutcome(table, moves, events, finished, [] if finished else list(after[0]), announce=new_turn)
+        return MoveOutcome(table, moves, events, finished, [] if finished else list(after[0]), announce=tell)
 
     def _clock_for(self, table: Table, new_turn: bool, to_act: list[int]) -> ClockUpdate | None:
         """The clock after a commit: a new turn gets a fresh deadline (or, while paused, a full turn of time
@@ -715,7 +735,12 @@ class TableService:
     @staticmethod
     def held_events(table: Table) -> list[tuple[int, Event]]:
         """The events held for the next board (kept until it is posted: see ``forget_held_events``)."""
-        return [(seat, Event(code, params)) for seat, code, params in table.record.held_events]
+        return [(seat, Event(code, params)) for seat, code, params in table.record.held_events if code != MOVE]
+
+    @staticmethod
+    def held_moves(table: Table) -> list[tuple[int, str]]:
+        """The moves (notation) the next board tells, held with the events."""
+        return [(seat, params["notation"]) for seat, code, params in table.record.held_events if code == MOVE]
 
     async def forget_held_events(self, table: Table, count: int) -> None:
         """The first ``count`` held events were told (a board carrying them was posted)."""

@@ -1,6 +1,11 @@
 """Board posts, shared by every game: what happened, the standings, whose turn, the images, and the
 game's own additions (its ``GamePanel``); reminders and timeouts of the turn clock; reposts when Discord
-refuses a post for a while."""
+refuses a post for a while.
+
+A board is the bot's own message in the table's channel, sent with a nonce made of the table and its
+version: if Discord took a post but its answer was lost (an ambiguous 502), posting again returns the
+same message instead of a second board. A board is due from the move's own transaction until it is
+posted, so a crash in between, or an outage, still ends with the board in the channel."""
 
 from __future__ import annotations
 
@@ -16,8 +21,8 @@ import discord
 import rendering
 from bot.discord_calls import deliver
 from bot.i18n import pick_locale, t
-from bot.tables import MoveOutcome, Table, TableService
-from cogs.common import detached, public_locale, seat_label, seat_names
+from bot.tables import MoveOutcome, Table, TableService, format_duration
+from cogs.common import answer, detached, locale_of, public_locale, seat_label, seat_names
 
 log = logging.getLogger(__name__)
 
@@ -86,31 +91,52 @@ class BoardPoster:
     # A board post that failed every attempt (Discord down for a while) is posted again to the channel
     # later, with the position then current, so the next player still hears it is their turn.
     repost_delays: tuple[float, ...] = (30.0, 120.0, 600.0)
-    post_retry_delay = 0.5  # deliver's first pause between attempts (seconds, doubling)
+    post_retry_delay = 2.0  # one more try after discord.py's own retries gave up, before the reposts
 
     async def post_board(self, interaction: discord.Interaction, outcome: MoveOutcome, headline: str | None,
                          locale: str) -> None:
-        await self.send_board(interaction.followup.send, outcome, headline, locale)
+        """The board after a player's command or click; a slash command's private "thinking" becomes a
+        short answer pointing at it (or saying it will come when Discord lets it through)."""
+        message = await self.send_board(outcome, headline, locale)
+        if interaction.response.type == discord.InteractionResponseType.deferred_channel_message:
+            own = locale_of(interaction)
+            await answer(interaction, t(own, "game.board_posted", link=message.jump_url) if message is not None
+                         else t(own, "game.board_later"))
 
     async def announce_timeout(self, outcome: MoveOutcome) -> None:
         """Called by the turn clock: say what the clock did, in the table's channel."""
         table = outcome.table
-        channel, locale = await self.channel_of(table)
+        found = await self.channel_of(table)
+        locale = found[1] if found else public_locale(table, "en")
         player = table.seats[outcome.timed_out_seat].display
         headline = t(locale, f"clock.{outcome.timeout}", player=player)
-        await self.send_board(channel.send, outcome, headline, locale)
+        await self.send_board(outcome, headline, locale)
 
-    async def channel_of(self, table: Table) -> tuple[Any, str]:
-        channel = self.bot.get_channel(table.record.channel_id) or await self.bot.fetch_channel(table.record.channel_id)
+    async def announce_failure(self, table: Table, error_id: str, delay: float) -> None:
+        """Called by the turn clock, once, when it cannot handle the table's deadline."""
+        found = await self.channel_of(table)
+        if found is not None:
+            channel, locale = found
+            text = t(locale, "clock.table_failing", error_id=error_id, delay=format_duration(int(delay)))
+            await deliver(lambda: channel.send(text), "a clock failure notice")
+
+    async def channel_of(self, table: Table) -> tuple[Any, str] | None:
+        """The table's channel and the language of its posts; ``None`` if Discord cannot tell (logged)."""
+        channel_id = table.record.channel_id
+        channel = self.bot.get_channel(channel_id) or await deliver(lambda: self.bot.fetch_channel(channel_id),
+                                                                    f"finding channel {channel_id}")
+        if channel is None:
+            return None
         guild = getattr(channel, "guild", None)
         return channel, public_locale(table, pick_locale(str(guild.preferred_locale.value) if guild else None))
 
     async def announce_reminder(self, table: Table, seat: int) -> None:
         """Called by the turn clock: remind the player to move (a mention of that player only)."""
         user_id = table.seats[seat].user_id
-        if user_id is None or table.record.deadline is None:
+        found = await self.channel_of(table)
+        if user_id is None or table.record.deadline is None or found is None:
             return
-        channel, locale = await self.channel_of(table)
+        channel, locale = found
         when = discord.utils.format_dt(datetime.fromtimestamp(table.record.deadline, tz=UTC), "R")
         # The game's Take turn button comes with the reminder: the player acts from there.
         view = self.panel(table.game.key).board_view(table, MoveOutcome(table, [], [], False, [seat]), locale)
@@ -119,7 +145,7 @@ class BoardPoster:
             t(locale, "clock.reminder", mention=f"<@{user_id}>", when=when),
             allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)], everyone=False, roles=False),
             **extra,
-        ))
+        ), "a reminder")
 
     def panel(self, game_key: str) -> GamePanel:
         return self.panels.get(game_key) or GamePanel()
@@ -146,38 +172,41 @@ class BoardPoster:
         board = rendering.render_board(table.game.key, table.game.view(table.state, None), locale, names)
         return [("board.png", board), *self.panel(table.game.key).extra_images(table, locale, names)]
 
-    def schedule_repost(self, table: Table, locale: str) -> None:
+    def schedule_repost(self, table: Table, locale: str, at_once: bool = False) -> None:
+        """Post the table's due board again later (``at_once``: as soon as the bot is connected, at start)."""
         channel_id = table.record.channel_id
         if channel_id not in self.reposts or self.reposts[channel_id].done():
+            delays = (0.0, *self.repost_delays) if at_once else self.repost_delays
             self.reposts[channel_id] = asyncio.get_running_loop().create_task(
-                self._repost(table, locale), name=f"repost-{channel_id}")
+                self._repost(table, locale, delays), name=f"repost-{channel_id}")
 
-    async def _repost(self, table: Table, locale: str) -> None:
+    async def _repost(self, table: Table, locale: str, delays: tuple[float, ...]) -> None:
         """While the table's latest board is due, post the current position again after each delay."""
-        for delay in self.repost_delays:
+        await self.bot.wait_until_ready()
+        for delay in delays:
             await asyncio.sleep(delay)
             if not table.record.board_due:  # a later board was posted and told the position
                 return
-            channel, _ = await self.channel_of(table)
             finished = table.record.status == "finished"
             next_seats = [] if finished else table.game.to_act(table.state)
             outcome = MoveOutcome(table, [], [], finished, next_seats)
-            if await self.send_board(channel.send, outcome, t(public_locale(table, locale), "game.reposted"), locale,
-                                     repost=False):
+            if await self.send_board(outcome, t(public_locale(table, locale), "game.reposted"), locale, repost=False):
                 return
-        log.warning("board of table %s not posted after %d reposts", table.record.id, len(self.repost_delays))
+        log.warning("board of table %s not posted after %d reposts", table.record.id, len(delays))
 
-    async def send_board(self, send: Any, outcome: MoveOutcome, headline: str | None, locale: str,
-                         repost: bool = True) -> bool:
+    async def send_board(self, outcome: MoveOutcome, headline: str | None, locale: str,
+                         repost: bool = True) -> discord.Message | None:
         """After a committed move: what happened, the standings, whose turn (a mention of that player only,
-        with the deadline) and the board image, rendered off the event loop. Returns whether it was posted;
-        if not, it is posted again later (``repost``)."""
+        with the deadline) and the board image, rendered off the event loop, posted in the table's channel.
+        Returns the message, or ``None`` if Discord did not take it: then it is posted again later
+        (``repost``), as it is after a restart (the board stays due in the store until posted)."""
         table = outcome.table
         locale = public_locale(table, locale)
-        # Steps told privately so far (kept in the store) come first: the board tells the whole turn. They
-        # are forgotten only once the board is posted, so a failed post or a shutdown loses none of them.
-        held = self.service.held_events(table)
-        outcome = replace(outcome, events=[*held, *outcome.events])
+        # What the board tells is held in the store, from the move's own commit (and steps told privately
+        # before it): forgotten only once the board is posted, so a crash, a failed post or a shutdown loses
+        # none of it, and a repost tells the turn too.
+        held = len(table.record.held_events)
+        outcome = replace(outcome, moves=self.service.held_moves(table), events=self.service.held_events(table))
         game = table.game
         panel = self.panel(game.key)
         names = seat_names(table)
@@ -205,16 +234,19 @@ class BoardPoster:
             view = detached(view)
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in mention_ids], everyone=False, roles=False)
         extra = {"view": view} if view is not None else {}
-        # Fresh File objects on each attempt: a retried send must not read an exhausted buffer.
-        posted = await deliver(lambda: send(
-            content=content, embeds=embeds, allowed_mentions=mentions,
+        found = await self.channel_of(table)
+        # Fresh File objects on each attempt: a retried send must not read an exhausted buffer. The nonce
+        # makes a retry of a post Discord already took return that post instead of a second board.
+        nonce = f"pbc{table.record.id}v{table.version}"
+        posted = None if found is None else await deliver(lambda: found[0].send(
+            content=content, embeds=embeds, allowed_mentions=mentions, nonce=nonce,
             files=[discord.File(io.BytesIO(data), name) for name, data in images], **extra,
-        ), first_delay=self.post_retry_delay)
+        ), f"the board of table {table.record.id}", (self.post_retry_delay,))
         if posted is None:
             if repost:
                 await self.service.set_board_due(table, True)
                 self.schedule_repost(table, locale)
-            return False
-        await self.service.forget_held_events(table, len(held))
+            return None
+        await self.service.forget_held_events(table, held)
         await self.service.set_board_due(table, False)
-        return True
+        return posted

@@ -1,15 +1,22 @@
-"""Discord helpers shared by every cog: locales, error texts, ephemeral answers, seat names, views."""
+"""Discord helpers shared by every cog: locales, error texts, answering interactions, seat names, views.
+
+Answering an interaction: ``ack`` first (Discord wants an answer within 3 s, and the table service may wait
+on the table's lock or the database), then work, then ``answer`` (private) or ``publish`` (the public
+message the command stands for). Every answer after the ack is delivered like a board post: when Discord is
+down for a while it is tried again later, and Discord's expected errors are logged in one line."""
 
 from __future__ import annotations
 
+import io
 import logging
 import uuid
 from typing import Any
 
 import discord
 
+from bot.discord_calls import deliver, expected_error
 from bot.i18n import pick_locale, t
-from bot.tables import Table, TableError
+from bot.tables import Table, TableError, echo
 from games.core import IllegalAction
 
 log = logging.getLogger(__name__)
@@ -27,34 +34,99 @@ def public_locale(table: Table, fallback: str) -> str:
 
 
 def error_text(locale: str, error: Exception, game_key: str | None = None) -> str:
+    if isinstance(error, (TableError, IllegalAction)):
+        # Parameters echo what someone typed: cut, so a 6,000-character input cannot overflow the reply.
+        params = {k: echo(v) if isinstance(v, str) else v for k, v in error.params.items()}
     if isinstance(error, TableError):
-        return t(locale, f"error.{error.code}", **error.params)
+        return t(locale, f"error.{error.code}", **params)[:MESSAGE_LIMIT]
     if isinstance(error, IllegalAction):
         for key in (f"{game_key}.error.{error.code}", f"error.{error.code}"):
-            text = t(locale, key, **error.params)
+            text = t(locale, key, **params)
             if text != key:
-                return text
-        return t(locale, "error.illegal", code=error.code)
+                return text[:MESSAGE_LIMIT]
+        return t(locale, "error.illegal", code=echo(error.code))
     error_id = uuid.uuid4().hex[:8]
     log.exception("unexpected error %s", error_id, exc_info=error)
     return t(locale, "error.unexpected", error_id=error_id)
 
 
+MESSAGE_LIMIT = 2000  # Discord's limit on a message's text
+REPLY_RETRY_DELAYS = (2.0, 10.0, 60.0)  # an interaction's token lives 15 minutes
+
+
 async def report_command_error(interaction: discord.Interaction, error: Exception) -> None:
     """A command failed unexpectedly (every cog's ``cog_app_command_error``): logged with an id the user
-    sees; nothing was committed for it."""
+    sees; nothing was committed for it. Discord's own expected errors are one log line, not a traceback."""
     original = getattr(error, "original", error)
-    try:
-        await answer(interaction, error_text(locale_of(interaction), original))
-    except discord.HTTPException:
-        log.warning("could not report error to the user")
+    reason = expected_error(original)
+    if reason is not None:
+        log.warning("command %s: %s", getattr(interaction.command, "qualified_name", "?"), reason)
+        return
+    await answer(interaction, error_text(locale_of(interaction), original))
 
 
-async def answer(interaction: discord.Interaction, text: str, ephemeral: bool = True) -> None:
+async def ack(interaction: discord.Interaction, public: bool = False) -> None:
+    """Acknowledge at once, before any work. A slash command shows a private "thinking" (``public``: a
+    public one that becomes the message the command stands for, such as ``/game new``'s lobby: use it only
+    when what can still fail after the ack is rare, since Discord keeps the first answer's visibility); a
+    button or select is acknowledged silently, and its message is edited afterwards."""
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=ephemeral)
-    else:
-        await interaction.response.send_message(text, ephemeral=ephemeral)
+        return
+    interaction.extras["public"] = public
+    try:
+        if interaction.type == discord.InteractionType.component:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=not public, thinking=True)
+    except (discord.DiscordException, OSError, TimeoutError) as error:
+        log.warning("could not acknowledge an interaction: %s", expected_error(error) or error)
+
+
+def _thinking(interaction: discord.Interaction) -> bool:
+    return interaction.response.type == discord.InteractionResponseType.deferred_channel_message
+
+
+def _files(images: list[tuple[str, bytes]] | None) -> list[discord.File]:
+    return [discord.File(io.BytesIO(data), name) for name, data in images or []]
+
+
+async def answer(interaction: discord.Interaction, text: str | None = None, *, view: discord.ui.View | None = None,
+                 embed: discord.Embed | None = None, images: list[tuple[str, bytes]] | None = None) -> None:
+    """A private answer (only the user sees it), whether or not the interaction was acknowledged. (After a
+    public "thinking", Discord shows the first answer publicly: see ``ack``.)"""
+    text = text[:MESSAGE_LIMIT] if text else text
+    fields: dict[str, Any] = {"embed": embed} if embed is not None else {}
+    if view is not None:
+        fields["view"] = view
+    if not interaction.response.is_done():
+        await deliver(lambda: interaction.response.send_message(text, ephemeral=True, files=_files(images), **fields),
+                      "an answer")
+    elif _thinking(interaction):  # the "thinking" message becomes the answer
+        await deliver(lambda: interaction.edit_original_response(content=text, attachments=_files(images),
+                                                                 **fields), "an answer", REPLY_RETRY_DELAYS)
+    else:  # a button or select acknowledged silently: a private message of its own
+        await deliver(lambda: interaction.followup.send(text or "\u200b", ephemeral=True, files=_files(images),
+                                                        **fields), "an answer", REPLY_RETRY_DELAYS)
+
+
+async def publish(interaction: discord.Interaction, text: str | None = None, *, embed: discord.Embed | None = None,
+                  view: discord.ui.View | None = None, done: str | None = None) -> discord.Message | None:
+    """The public message a command stands for (the lobby, "paused"...). A button's message is edited
+    into it, as is a public "thinking"; after a private "thinking" it is posted in the channel, and the
+    user privately reads ``done``."""
+    fields: dict[str, Any] = {"content": text[:MESSAGE_LIMIT] if text else text, "embed": embed, "view": view}
+    if not interaction.response.is_done():
+        await deliver(lambda: interaction.response.send_message(**{k: v for k, v in fields.items() if v is not None}),
+                      "a public answer")
+        return None
+    if _thinking(interaction) and not interaction.extras.get("public"):
+        channel = interaction.channel
+        posted = None if channel is None else await deliver(
+            lambda: channel.send(**{k: v for k, v in fields.items() if v is not None}, nonce=str(interaction.id)),
+            "a public answer", REPLY_RETRY_DELAYS)
+        await answer(interaction, done or t(locale_of(interaction), "game.done"))
+        return posted
+    return await deliver(lambda: interaction.edit_original_response(**fields), "a public answer", REPLY_RETRY_DELAYS)
 
 
 def seat_names(table: Table) -> list[str]:

@@ -19,10 +19,12 @@ from bot.i18n import t
 from bot.tables import (
     PAUSES_PER_PLAYER,
     REPLACED_BY_AI,
+    BrokenTable,
     MoveOutcome,
     Table,
     TableError,
     TableSettings,
+    echo,
     format_duration,
     format_reminders,
     parse_duration,
@@ -30,11 +32,13 @@ from bot.tables import (
 )
 from cogs.board import BoardPoster, GamePanel, HandView
 from cogs.common import (
+    ack,
     answer,
     detached,
     error_text,
     locale_of,
     public_locale,
+    publish,
     report_command_error,
     seat_names,
 )
@@ -52,6 +56,12 @@ def parse_options(text: str | None) -> dict[str, str]:
         options[key.strip().lower()] = value.strip()
     return options
 
+
+# Longest values the commands accept (Discord refuses longer ones before they reach the bot).
+GameKey = app_commands.Range[str, 1, 32]
+OptionsText = app_commands.Range[str, 0, 1500]  # a whole custom Trails deck fits
+ShortText = app_commands.Range[str, 1, 40]  # durations, reminder lists
+MoveText = app_commands.Range[str, 1, 200]
 
 TIMEOUT_CHOICES = [
     app_commands.Choice(name=_("standard: default move, then out at the second miss"), value="standard"),
@@ -84,13 +94,25 @@ def settings_text(table: Table, locale: str) -> str:
 
 def lobby_embed(table: Table, locale: str) -> discord.Embed:
     name = table.game.names.get(locale, table.game.key)
-    embed = discord.Embed(title=t(locale, "lobby.title", game=name), colour=discord.Colour.blurple())
+    open_ = table.record.status == "lobby"
+    embed = discord.Embed(title=t(locale, "lobby.title" if open_ else "lobby.title_started", game=name),
+                          colour=discord.Colour.blurple() if open_ else discord.Colour.dark_grey())
     host = next((s.display for s in table.seats if s.user_id == table.record.host_id), "?")
-    embed.description = t(locale, "lobby.host", host=host)
+    embed.description = t(locale, "lobby.host" if open_ else "lobby.started", host=host)
     embed.add_field(name=t(locale, "lobby.seats"), value="\n".join(f"{i + 1}. {n}" for i, n in enumerate(seat_names(table))))
-    options = ", ".join(f"{k}={v}" for k, v in table.record.options.items() if v != "")  # unset text options
+    options = ", ".join(option_summary(table, name, value, locale)
+                        for name, value in table.record.options.items() if value != "")  # unset text options
     embed.set_footer(text="\n".join(filter(None, [options, settings_text(table, locale)])))
     return embed
+
+
+def option_summary(table: Table, name: str, value: str, locale: str) -> str:
+    """An option as the public lobby shows it. Free text that is not one of the game's named presets (a
+    custom deck is the whole draw order) is summarised, never printed."""
+    spec = next((s for s in table.game.option_specs if s.name == name), None)
+    if spec is None or spec.kind != "text" or value in spec.examples:
+        return f"{name}={value}"
+    return t(locale, "lobby.custom_option", option=name, count=len([p for p in value.split(",") if p.strip()]))
 
 
 class LobbyView(discord.ui.View):
@@ -167,9 +189,11 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
         super().__init__()
 
     async def cog_load(self) -> None:
-        for table in self.service.tables.values():  # boards that Discord refused before a restart
+        # Boards due before the restart (a crash after the move's commit, or Discord refusing the post):
+        # posted as soon as the bot is connected.
+        for table in [*self.service.tables.values(), *self.service.finished_due]:
             if table.record.board_due and table.state is not None:
-                self.schedule_repost(table, "en")
+                self.schedule_repost(table, "en", at_once=True)
 
     async def cog_unload(self) -> None:
         for task in self.reposts.values():
@@ -182,24 +206,30 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
     @app_commands.rename(game=_("game"), options=_("options"), **SETTING_NAMES)
     @app_commands.autocomplete(game=game_autocomplete, options=options_autocomplete)
     @app_commands.choices(timeout=TIMEOUT_CHOICES, language=LANGUAGE_CHOICES)
-    async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
-                  turn_time: str | None = None, reminders: str | None = None, timeout: str | None = None,
-                  ai_replaces: bool | None = None, resume_wait: str | None = None,
+    async def new(self, interaction: discord.Interaction, game: GameKey, options: OptionsText | None = None,
+                  turn_time: ShortText | None = None, reminders: ShortText | None = None, timeout: str | None = None,
+                  ai_replaces: bool | None = None, resume_wait: ShortText | None = None,
                   language: str | None = None) -> None:
         locale = locale_of(interaction)
-        try:
+        try:  # everything but the write is checked before the answer: refusals stay private
             seconds = parse_duration(turn_time) if turn_time else 86400
-            changes = settings_changes(reminders, timeout, ai_replaces, resume_wait, language or locale)
+            settings = TableSettings(**settings_changes(reminders, timeout, ai_replaces, resume_wait, language or locale))
+            self.service.check_new(interaction.channel_id, game, parse_options(options))
+        except (TableError, IllegalAction) as error:
+            return await answer(interaction, error_text(locale, error, game if registry.has(game) else None))
+        await ack(interaction, public=True)  # the lobby; only a race or the database can still refuse
+        try:
             table = await self.service.create(interaction.guild_id, interaction.channel_id, game, interaction.user.id,
                                               interaction.user.display_name, parse_options(options),
-                                              turn_seconds=seconds, settings=TableSettings(**changes))
+                                              turn_seconds=seconds, settings=settings)
         except (TableError, IllegalAction) as error:
-            return await answer(interaction, error_text(locale, error, game))
+            return await answer(interaction, error_text(locale, error, game if registry.has(game) else None))
         locale = public_locale(table, locale)
-        await interaction.response.send_message(embed=lobby_embed(table, locale), view=detached(LobbyView(self, locale)))
+        await publish(interaction, embed=lobby_embed(table, locale), view=detached(LobbyView(self, locale)))
 
     async def lobby_change(self, interaction: discord.Interaction, change: str) -> None:
         locale = locale_of(interaction)
+        await ack(interaction)
         try:
             if change == "join":
                 table = await self.service.join(interaction.channel_id, interaction.user.id, interaction.user.display_name)
@@ -208,12 +238,12 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
         locale = public_locale(table, locale)
-        if interaction.message is not None:
-            await interaction.response.edit_message(embed=lobby_embed(table, locale), view=detached(LobbyView(self, locale)))
+        if interaction.message is not None:  # the lobby's own button: the lobby is edited
+            await publish(interaction, embed=lobby_embed(table, locale), view=detached(LobbyView(self, locale)))
         else:
             key = "lobby.joined" if change == "join" else "lobby.left"
-            await interaction.response.send_message(t(locale, key, player=interaction.user.display_name),
-                                                    embed=lobby_embed(table, locale))
+            await publish(interaction, t(locale, key, player=interaction.user.display_name),
+                          embed=lobby_embed(table, locale))
 
     @app_commands.command(name=_("join"), description=_("Take a seat at this channel's table"))
     async def join(self, interaction: discord.Interaction) -> None:
@@ -229,13 +259,15 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
 
     async def start_game(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
+        await ack(interaction)
         try:
             outcome = await self.service.start(interaction.channel_id, interaction.user.id)
-        except TableError as error:
+        except (TableError, IllegalAction) as error:
             return await answer(interaction, error_text(locale, error))
-        await interaction.response.defer()
         table = outcome.table
         locale = public_locale(table, locale)
+        if interaction.message is not None:  # the lobby's Start button: the lobby loses its buttons
+            await publish(interaction, embed=lobby_embed(table, locale), view=None)
         seats = ", ".join(seat_names(table))
         await self.post_board(interaction, outcome, t(locale, "game.started", game=table.game.names.get(locale, table.game.key), seats=seats), locale)
 
@@ -249,37 +281,42 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
 
     async def _ai(self, interaction: discord.Interaction, add: bool) -> None:
         locale = locale_of(interaction)
+        await ack(interaction)
         try:
             change = self.service.add_ai if add else self.service.remove_ai
             table = await change(interaction.channel_id, interaction.user.id)
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
-        await interaction.response.send_message(embed=lobby_embed(table, public_locale(table, locale)))
+        await publish(interaction, embed=lobby_embed(table, public_locale(table, locale)))
 
     @app_commands.command(name=_("abort"), description=_("Close this channel's table (host or Manage Channels)"))
     async def abort(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
+        await ack(interaction)
         try:
             table = await self.service.abort(interaction.channel_id, interaction.user.id, self.manages(interaction))
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
-        await interaction.response.send_message(t(public_locale(table, locale), "lobby.aborted",
-                                                  player=interaction.user.display_name))
+        if not isinstance(table, BrokenTable):
+            locale = public_locale(table, locale)
+        await publish(interaction, t(locale, "lobby.aborted", player=interaction.user.display_name))
 
     # -- clock and host controls ----------------------------------------------------------------
     async def control(self, interaction: discord.Interaction, call: Any, done_key: str = "ok", **params: Any) -> None:
+        """A clock or host control: acknowledged first, then done; the channel reads what was done."""
         locale = locale_of(interaction)
+        await ack(interaction)
         try:
-            outcome = await call
+            outcome = await call()
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
+        table = outcome.table if isinstance(outcome, MoveOutcome) else outcome
+        locale = public_locale(table, locale)
+        if isinstance(outcome, MoveOutcome) and any(text == REPLACED_BY_AI for _seat, text in outcome.moves):
+            done_key = f"{done_key}_replaced"
+        await publish(interaction, t(locale, done_key, **params))
         if isinstance(outcome, MoveOutcome):
-            locale = public_locale(outcome.table, locale)
-            if any(text == REPLACED_BY_AI for _seat, text in outcome.moves):
-                done_key = f"{done_key}_replaced"
-            await interaction.response.defer()
-            return await self.post_board(interaction, outcome, t(locale, done_key, **params), locale)
-        await interaction.response.send_message(t(public_locale(outcome, locale), done_key, **params))
+            await self.send_board(outcome, None, locale)
 
     @staticmethod
     def manages(interaction: discord.Interaction) -> bool:
@@ -288,13 +325,13 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
 
     @app_commands.command(name=_("pause"), description=_("Pause the turn clock (two per player, on your turn)"))
     async def pause(self, interaction: discord.Interaction) -> None:
-        await self.control(interaction, self.service.pause(interaction.channel_id, interaction.user.id,
+        await self.control(interaction, lambda: self.service.pause(interaction.channel_id, interaction.user.id,
                                                            self.manages(interaction)),
                            "clock.paused", player=interaction.user.display_name)
 
     @app_commands.command(name=_("resume"), description=_("Resume the turn clock"))
     async def resume(self, interaction: discord.Interaction) -> None:
-        await self.control(interaction, self.service.resume(interaction.channel_id, interaction.user.id,
+        await self.control(interaction, lambda: self.service.resume(interaction.channel_id, interaction.user.id,
                                                             self.manages(interaction)),
                            "clock.resumed", player=interaction.user.display_name)
 
@@ -302,7 +339,7 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
     @app_commands.rename(player=_("player"))
     @app_commands.describe(player=_("The seated member"))
     async def kick(self, interaction: discord.Interaction, player: discord.Member) -> None:
-        await self.control(interaction, self.service.kick(interaction.channel_id, interaction.user.id, player.id,
+        await self.control(interaction, lambda: self.service.kick(interaction.channel_id, interaction.user.id, player.id,
                                                           self.manages(interaction)),
                            "clock.kicked", player=player.display_name)
 
@@ -310,20 +347,20 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
     @app_commands.rename(old=_("old"), new=_("new"))
     @app_commands.describe(old=_("The seated member"), new=_("The member who takes the seat"))
     async def substitute(self, interaction: discord.Interaction, old: discord.Member, new: discord.Member) -> None:
-        await self.control(interaction, self.service.substitute(
+        await self.control(interaction, lambda: self.service.substitute(
             interaction.channel_id, interaction.user.id, old.id, new.id, new.display_name, self.manages(interaction)),
             "clock.substituted", old=old.display_name, new=new.display_name)
 
     @app_commands.command(name=_("extend"), description=_("Add time to the current turn (host or Manage Channels)"))
     @app_commands.rename(duration=_("duration"))
     @app_commands.describe(duration=_("How much: 90s, 10m, 2h, 1d"))
-    async def extend(self, interaction: discord.Interaction, duration: str) -> None:
+    async def extend(self, interaction: discord.Interaction, duration: ShortText) -> None:
         locale = locale_of(interaction)
         try:
             seconds = parse_duration(duration)
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
-        await self.control(interaction, self.service.extend(interaction.channel_id, interaction.user.id, seconds,
+        await self.control(interaction, lambda: self.service.extend(interaction.channel_id, interaction.user.id, seconds,
                                                             self.manages(interaction)), "clock.extended", duration=duration)
 
     @app_commands.command(name=_("settings"),
@@ -331,9 +368,9 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
     @app_commands.describe(**SETTING_DESCRIPTIONS)
     @app_commands.rename(**SETTING_NAMES)
     @app_commands.choices(timeout=TIMEOUT_CHOICES, language=LANGUAGE_CHOICES)
-    async def settings(self, interaction: discord.Interaction, turn_time: str | None = None,
-                       reminders: str | None = None, timeout: str | None = None, ai_replaces: bool | None = None,
-                       resume_wait: str | None = None, language: str | None = None) -> None:
+    async def settings(self, interaction: discord.Interaction, turn_time: ShortText | None = None,
+                       reminders: ShortText | None = None, timeout: str | None = None, ai_replaces: bool | None = None,
+                       resume_wait: ShortText | None = None, language: str | None = None) -> None:
         locale = locale_of(interaction)
         try:
             table = self.service.table(interaction.channel_id)
@@ -341,12 +378,16 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
                 return await answer(interaction, t(locale, "clock.settings_show", settings=settings_text(table, locale)))
             seconds = parse_duration(turn_time) if turn_time else None
             changes = settings_changes(reminders, timeout, ai_replaces, resume_wait, language)
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error))
+        await ack(interaction)
+        try:
             table = await self.service.update_settings(interaction.channel_id, interaction.user.id,
                                                        self.manages(interaction), seconds, **changes)
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
         locale = public_locale(table, locale)
-        await interaction.response.send_message(t(locale, "clock.settings", settings=settings_text(table, locale)))
+        await publish(interaction, t(locale, "clock.settings", settings=settings_text(table, locale)))
 
     @app_commands.command(name=_("mine"), description=_("Your tables in this server where it is your turn"))
     async def mine(self, interaction: discord.Interaction) -> None:
@@ -368,26 +409,34 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
     @app_commands.describe(action=_("The move; start typing to see the legal ones"))
     @app_commands.rename(action=_("action"))
     @app_commands.autocomplete(action=move_autocomplete)
-    async def move(self, interaction: discord.Interaction, action: str) -> None:
+    async def move(self, interaction: discord.Interaction, action: MoveText) -> None:
         await self.play(interaction, action)
 
-    async def play(self, interaction: discord.Interaction, notation: str, expected_version: int | None = None) -> None:
+    async def play(self, interaction: discord.Interaction, notation: str | list[str],
+                   expected_version: int | None = None) -> MoveOutcome | None:
+        """A player's move (or several committed together), from a command or a panel: acknowledged first,
+        then committed; a step of a turn is answered privately by the game's panel, a whole turn goes on the
+        board. Returns the outcome, or ``None`` if the move was refused (the player was told why)."""
         locale = locale_of(interaction)
+        await ack(interaction)
         table = self.service.tables.get(interaction.channel_id)
         try:
             outcome = await self.service.act(interaction.channel_id, interaction.user.id, notation, expected_version)
         except (TableError, IllegalAction) as error:
             own = self.panel(table.game.key).error_text(locale, error) if table else None
-            return await answer(interaction, own or error_text(locale, error, table.game.key if table else None))
+            await answer(interaction, own or error_text(locale, error, table.game.key if table else None))
+            return None
         except Exception as error:  # the move did not commit; tell the player with an id
-            return await answer(interaction, error_text(locale, error))
+            await answer(interaction, error_text(locale, error))
+            return None
         panel = self.panel(outcome.table.game.key)
-        if panel.is_step(outcome.table, outcome):
+        if not outcome.announce:  # a step of the turn; the channel hears the whole turn once
             if panel.tells_steps:  # stored before the player hears back, so no shutdown loses it
                 await self.service.hold_events(outcome.table, outcome.events)
-            return await panel.answer_step(interaction, outcome.table, outcome)
-        await interaction.response.defer()
-        await self.post_board(interaction, outcome, None, locale)
+            await panel.answer_step(interaction, outcome.table, outcome)
+        else:
+            await self.post_board(interaction, outcome, None, locale)
+        return outcome
 
     @app_commands.command(name=_("status"), description=_("Who is seated and whose turn it is"))
     async def status(self, interaction: discord.Interaction) -> None:
@@ -453,6 +502,7 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
     @app_commands.command(name=_("history"), description=_("The moves of this channel's latest game"))
     async def history(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
+        await ack(interaction)
         record = await self.service.store.latest_table(interaction.channel_id)
         if record is None:
             return await answer(interaction, error_text(locale, TableError("no_table")))
@@ -465,10 +515,10 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
     @app_commands.describe(game=_("Which game"))
     @app_commands.rename(game=_("game"))
     @app_commands.autocomplete(game=game_autocomplete)
-    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+    async def rules(self, interaction: discord.Interaction, game: GameKey) -> None:
         locale = locale_of(interaction)
         if not registry.has(game):
-            return await answer(interaction, error_text(locale, TableError("unknown_game", game=game)))
+            return await answer(interaction, error_text(locale, TableError("unknown_game", game=echo(game))))
         engine = registry.get(game)
         options = ", ".join(f"{s.name}={s.format(s.default)}" for s in engine.option_specs) or "-"
         embed = discord.Embed(title=engine.names.get(locale, game), colour=discord.Colour.blurple(),

@@ -25,10 +25,20 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.discord_calls import deliver
 from bot.i18n import t
 from bot.tables import MoveOutcome, Table, TableError
 from cogs.board import GamePanel
-from cogs.common import answer, error_text, locale_of, report_command_error, seat_names
+from cogs.common import (
+    REPLY_RETRY_DELAYS,
+    ack,
+    answer,
+    error_text,
+    locale_of,
+    publish,
+    report_command_error,
+    seat_names,
+)
 from games.core import IllegalAction
 from games.trails.actions import Figure, TrailsAction, clip, figure, format_action, parse_rotation
 from games.trails.engine import figure_options, legal_spots
@@ -491,10 +501,11 @@ class TrailsPanel(GamePanel):
         # Everything read from the position is read before the first await: a timeout may move the game
         # on while Discord is answered, and this panel then shows the position it was opened on.
         figures = self.figures_for(table, panel)
-        await interaction.response.defer()  # an update of the panel message
+        await ack(interaction)  # an update of the panel message
         kwargs = await self.render(table, facts, panel, locale, figures)
-        await interaction.edit_original_response(embed=kwargs["embed"], view=kwargs["view"],
-                                                 attachments=kwargs["files"])
+        await deliver(lambda: interaction.edit_original_response(embed=kwargs["embed"], view=kwargs["view"],
+                                                                 attachments=kwargs["files"]),
+                      "a Trails panel", REPLY_RETRY_DELAYS)
 
     def offered(self, table: Table, facts: TurnFacts, panel: PanelState) -> bool:
         """Whether the panel's choices are ones it could have offered: a legal spot and rotation, and a figure
@@ -606,6 +617,7 @@ class TrailsPanel(GamePanel):
             return await answer(interaction, tr(locale, "panel.stale"))
         x, y = panel.spot
         moves = notations(turn_moves(table.state, x, y, panel.rot, panel.figure))
+        await ack(interaction)
         try:
             outcome = await self.service.act(interaction.channel_id, interaction.user.id, moves,
                                              expected_version=panel.version)
@@ -613,9 +625,8 @@ class TrailsPanel(GamePanel):
             return await answer(interaction, error_text(locale, error, KEY))
         except Exception as error:  # nothing committed: say so with an id
             return await answer(interaction, error_text(locale, error))
-        await interaction.response.edit_message(content=tr(locale, "panel.played"), embed=None, view=None,
-                                                attachments=[])
-        await self.game_cog.send_board(interaction.followup.send, outcome, None, locale)
+        await publish(interaction, tr(locale, "panel.played"))  # the panel, emptied
+        await self.game_cog.send_board(outcome, None, locale)
 
 
 # -- /trails commands ----------------------------------------------------------------------------
@@ -677,6 +688,7 @@ class TrailsCog(commands.GroupCog, group_name=_("trails"),
 
     async def _act(self, interaction: discord.Interaction, moves: list[str]) -> MoveOutcome | None:
         locale = locale_of(interaction)
+        await ack(interaction)
         try:
             return await self.bot.tables.act(interaction.channel_id, interaction.user.id, moves)
         except (TableError, IllegalAction) as error:
@@ -690,7 +702,7 @@ class TrailsCog(commands.GroupCog, group_name=_("trails"),
         locale = locale_of(interaction)
         state = table.state
         lines = [tr(locale, key)]
-        file = discord.utils.MISSING
+        images = []
         if state.pending is not None:
             x, y, rot = state.pending
             chosen = (figure_text(locale, state.tile, rot, state.pending_figure) if state.pending_figure
@@ -699,15 +711,12 @@ class TrailsCog(commands.GroupCog, group_name=_("trails"),
             lines.append(tr(locale, "cmd_reply.next"))
             fig = (state.pending_figure.kind, state.pending_figure.feature) if state.pending_figure else None
             view = self.panel.facts(table).view
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await ack(interaction)
             png = await asyncio.to_thread(render_preview, view, x, y, rot, seat_names(table), locale, fig)
-            file = discord.File(io.BytesIO(png), "preview.png")
+            images = [("preview.png", png)]
         else:
             lines.append(tr(locale, "cmd_reply.place_next"))
-        if interaction.response.is_done():
-            await interaction.followup.send("\n".join(lines), file=file, ephemeral=True)
-        else:
-            await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await answer(interaction, "\n".join(lines), images=images)
 
     @app_commands.command(name=_("place"), description=_("Lay your tile (not played until you confirm)"))
     @app_commands.rename(position=_("position"), rotation=_("rotation"))

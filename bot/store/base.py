@@ -79,7 +79,8 @@ class Store(ABC):
     async def set_status(self, table_id: int, status: str, finished_at: float | None = None) -> None: ...
 
     @abstractmethod
-    async def active_tables(self) -> list[TableRecord]: ...
+    async def active_tables(self) -> list[TableRecord]:
+        """Tables in the lobby or playing, and finished ones whose last board is still due."""
 
     @abstractmethod
     async def latest_table(self, channel_id: int) -> TableRecord | None:
@@ -94,12 +95,13 @@ class Store(ABC):
     async def commit_moves(
         self, table_id: int, expected_version: int, moves: list[tuple[int, str]], state: str, at: float,
         status: str | None = None, clock: tuple[float | None, int, float | None] | None = None,
-        board_due: bool | None = None, seats: list[Seat] | None = None,
+        board_due: bool | None = None, seats: list[Seat] | None = None, held_events: list[Any] | None = None,
     ) -> int:
         """Append ``moves`` (seat, notation) and save the snapshot in one transaction, if the stored
         version is still ``expected_version``; else raise ``VersionConflict``. Returns the new version.
         In the same transaction: the new ``status``, the ``clock`` (deadline, reminders sent, time left while
-        paused), whether a board is due, and the ``seats`` (when given)."""
+        paused), whether a board is due, the ``seats`` and what the next board tells (``held_events``), when
+        given."""
 
     @abstractmethod
     async def set_clock(self, table_id: int, deadline: float | None, turn_seconds: int | None = None,

@@ -154,7 +154,7 @@ class SqliteStore(Store):
         return tables
 
     async def active_tables(self) -> list[TableRecord]:
-        return await self._tables("status IN ('lobby', 'playing') ORDER BY id", ())
+        return await self._tables("status IN ('lobby', 'playing') OR board_due = 1 ORDER BY id", ())
 
     async def latest_table(self, channel_id: int) -> TableRecord | None:
         tables = await self._tables(
@@ -171,7 +171,7 @@ class SqliteStore(Store):
         await self.db.commit()
 
     async def commit_moves(self, table_id, expected_version, moves, state, at, status=None, clock=None,
-                           board_due=None, seats=None) -> int:
+                           board_due=None, seats=None, held_events=None) -> int:
         new_version = expected_version + len(moves)
         try:
             cursor = await self.db.execute(
@@ -196,6 +196,9 @@ class SqliteStore(Store):
                 await self.db.execute("UPDATE game_tables SET board_due = ? WHERE id = ?", (int(board_due), table_id))
             if seats is not None:
                 await self._write_seats(table_id, seats)
+            if held_events is not None:
+                await self.db.execute("UPDATE game_tables SET held_events = ? WHERE id = ?",
+                                      (json.dumps(held_events), table_id))
             await self.db.commit()
         except BaseException:
             await self.db.rollback()

@@ -39,6 +39,11 @@ class Response:
     def is_done(self) -> bool:
         return bool(self.log)
 
+    @property
+    def type(self) -> discord.InteractionResponseType | None:
+        deferred = any(kind == "defer" for kind, _ in self.log)
+        return discord.InteractionResponseType.deferred_message_update if deferred else None
+
     async def send_message(self, content: str | None = None, *, ephemeral: bool = False, **kwargs: Any) -> None:
         self.log.append(("message", (content, ephemeral)))
 
@@ -63,6 +68,8 @@ class Interaction:
         self.data = {"values": values} if values is not None else {}
         self.client = SimpleNamespace(get_cog=lambda name: SimpleNamespace(panels={KEY: panel}))
         self.namespace = SimpleNamespace()
+        self.extras: dict[str, Any] = {}
+        self.type = discord.InteractionType.component
 
     async def _followup(self, *args: Any, **kwargs: Any) -> None:
         self.log.append(("followup", (args, kwargs)))

@@ -5,6 +5,11 @@ autocomplete, a restart in the middle, and the game to its end. Uses the tests' 
 from tests.e2e.harness import start_bot
 
 
+def private(message) -> bool:
+    return message.ephemeral
+
+
+
 async def test_lobby_moves_restart_and_end(fake, world, make_bot):
     bot = await start_bot(fake, make_bot)
     channel = world.general
@@ -13,8 +18,8 @@ async def test_lobby_moves_restart_and_end(fake, world, make_bot):
     assert {"pbc:lobby:join", "pbc:lobby:leave", "pbc:lobby:start"} <= set(lobby.custom_ids())
     await (await fake.click(lobby, "pbc:lobby:join", user=world.bob)).response()
 
-    refusal = await (await fake.click(lobby, "pbc:lobby:start", user=world.bob)).reply()
-    assert refusal.ephemeral and "host" in refusal.content.lower()
+    refusal = await (await fake.click(lobby, "pbc:lobby:start", user=world.bob)).reply(private)
+    assert "only the host can start" in refusal.content.lower()
 
     mark = fake.mark()
     await fake.click(lobby, "pbc:lobby:start", user=world.alice)
@@ -60,13 +65,15 @@ async def test_lobby_buttons_work_after_a_restart(fake, world, make_bot):
     await bot.stop()
     bot = await start_bot(fake, make_bot)  # a new client on the same database
     joined = await (await fake.click(lobby, "pbc:lobby:join", user=world.bob)).response()
-    assert joined.type == 7  # the lobby message is edited in place with the new seat list
-    assert "bob" in str(joined.data).lower()
+    assert joined.type == 6  # acknowledged at once; then the lobby message is edited in place
+    await fake.wait_for_message(world.general, lambda m: m.id == lobby.id and "Bob" in m.text)
     await (await fake.click(lobby, "pbc:lobby:join", user=world.carol)).response()
-    left = await (await fake.click(lobby, "pbc:lobby:leave", user=world.carol)).response()
-    assert left.type == 7 and "carol" not in str(left.data).lower() and "bob" in str(left.data).lower()
-    stranger = await (await fake.click(lobby, "pbc:lobby:leave", user=world.dave)).reply()
-    assert stranger.ephemeral  # dave was never seated
+    await (await fake.click(lobby, "pbc:lobby:leave", user=world.carol)).response()
+    edited = await fake.wait_for_message(world.general, lambda m: m.id == lobby.id and "Carol" not in m.text
+                                         and "Bob" in m.text)
+    assert not edited.deleted
+    stranger = await (await fake.click(lobby, "pbc:lobby:leave", user=world.dave)).reply(private)
+    assert "not seated" in stranger.content.lower()  # dave was never seated
     mark = fake.mark()
     await fake.click(lobby, "pbc:lobby:start", user=world.alice)
     board = await fake.wait_for_message(world.general, lambda m: bool(m.attachments), after=mark)
@@ -101,11 +108,15 @@ async def test_a_real_game_to_the_end_through_game_move_and_its_autocomplete(fak
         reply = await (await fake.slash("/game move", user=user, channel=channel,
                                         action=rng.choice(choices)["value"])).reply()
         moves += 1
-        if reply.ephemeral:  # a step: only the mover sees it; nothing public was posted
+        assert reply.ephemeral  # the mover's own answer: a step's preview, or where the board is
+        if "on the board" not in reply.content:  # a step: nothing public was posted
             steps += 1
             assert [m for m in fake.channel_messages(channel) if m.seq > mark] == []
             continue
-        board, boards = reply, boards + 1
+        board = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark,
+                                            include_ephemeral=False)
+        assert board.jump_url in reply.content if hasattr(board, "jump_url") else str(board.id) in reply.content
+        boards += 1
         assert board.attachments[0].image().format == "PNG"
         if "game over" not in board.content.lower():
             assert len(board.mentions) == 1

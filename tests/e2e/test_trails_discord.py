@@ -101,7 +101,7 @@ async def test_a_whole_game_with_every_expansion_through_the_panel(fake, world, 
         mark = fake.mark()
         confirmed = await fake.click(panel, _id(panel, "pbc:trails:ok:"), user=user)
         board = await fake.wait_for_message(channel, lambda m: bool(m.attachments) and not m.ephemeral, after=mark)
-        assert (await confirmed.response()).type == 7
+        assert (await confirmed.response()).type == 6  # acknowledged first, then the panel is edited
         turns += 1
     assert turns > 60 and all(seen.values()), seen
 

@@ -115,6 +115,7 @@ class CapturedMessage:
     deleted: bool = False
     seq: int = 0  # the fake's change counter at the last create/edit, for "what changed since" waits
     delivered: bool = False  # the HTTP answer that created it was written to the bot's socket
+    nonce: str | None = None  # what the sender gave to recognise a retry of the same message
 
     @property
     def ephemeral(self) -> bool:
@@ -342,6 +343,7 @@ class Fault:
     is_global: bool = False
     body: dict[str, Any] | None = None
     hits: int = 0
+    served: bool = False  # carry the request out, then answer with the error
 
     def matches(self, method: str, path: str) -> bool:
         return (

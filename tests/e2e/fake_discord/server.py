@@ -226,6 +226,8 @@ class FakeDiscordServer:
                 await asyncio.sleep(fault.delay)
             if fault.status is not None:
                 record.injected = True
+                if fault.served:  # the request takes effect; only its answer is lost (an ambiguous 502)
+                    await handler(request)
                 response = self._fault_response(fault)
                 record.status = response.status
                 self._changed()
@@ -681,7 +683,17 @@ class FakeDiscordServer:
             raise DiscordError(403, 50007, "Cannot send messages to this user")
         if channel.is_thread and (channel.archived or channel.locked):
             raise DiscordError(400, 50083, "Thread is archived")
-        message = self._store_message(channel, self.bot_user, body or {}, files, source="channel")
+        body = body or {}
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce"):
+            # Discord: a message by the same author with the same nonce, sent within the last few minutes,
+            # is answered again instead of being created twice.
+            earlier = next((m for m in self.messages.values() if m.channel.id == channel.id
+                            and m.nonce == str(nonce) and m.author.id == self.bot_user.id and not m.deleted), None)
+            if earlier is not None:
+                return await self._answer(request, json_response(self.payload(earlier)), earlier)
+        message = self._store_message(channel, self.bot_user, body, files, source="channel")
+        message.nonce = None if nonce is None else str(nonce)
         await self._announce("MESSAGE_CREATE", message)
         return await self._answer(request, json_response(self.payload(message)), message)
 
@@ -899,14 +911,16 @@ class FakeDiscordServer:
         delay: float = 0.0,
         is_global: bool = False,
         body: dict[str, Any] | None = None,
+        served: bool = False,
     ) -> Fault:
         """Fail (or, with ``status=None`` and a ``delay``, slow down) the next ``times`` matching requests.
 
         ``route_pattern`` is a path below the API base: ``/channels/{id}/messages``, ``*`` for one segment,
-        or a compiled regex.
+        or a compiled regex. ``served=True``: the request is carried out and then answered with the error
+        (Discord's ambiguous 502: the message exists, the client does not know).
         """
         fault = Fault(method=method.upper(), pattern=route_regex(route_pattern), status=status, times=times,
-                      retry_after=retry_after, delay=delay, is_global=is_global, body=body)
+                      retry_after=retry_after, delay=delay, is_global=is_global, body=body, served=served)
         self.faults.append(fault)
         return fault
 
