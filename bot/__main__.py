@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import logging
 import sys
 from pathlib import Path
 
 from bot.config import Config, MissingToken
+from bot.store import SqliteStore
+from bot.store.base import StoreUnavailable
 from games import registry
 from games.ai import play_out
 from games.core import IllegalAction
@@ -70,6 +73,18 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+async def probe_store(path: str) -> str | None:
+    """Open the database once before connecting to Discord: a read-only, locked, corrupt or newer database
+    is one clear line at start instead of a traceback at the first move."""
+    store = SqliteStore(path)
+    try:
+        await store.open()
+    except StoreUnavailable as error:
+        return str(error)
+    await store.close()
+    return None
+
+
 def cmd_run(_: argparse.Namespace) -> int:
     config = Config.from_env()
     try:
@@ -77,6 +92,10 @@ def cmd_run(_: argparse.Namespace) -> int:
     except MissingToken:
         print("DISCORD_TOKEN is not set: put it in the environment or in a .env file "
               "(DISCORD_TOKEN=...) and run again.", file=sys.stderr)
+        return 2
+    error = asyncio.run(probe_store(config.database_path))
+    if error is not None:
+        print(f"Cannot start: {error}.", file=sys.stderr)
         return 2
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from bot.app import run_bot

@@ -371,3 +371,19 @@ async def test_options_the_game_setup_refuses_are_refused_at_creation(setup, mon
     with pytest.raises(TableError) as error:
         await service.create(1, CHANNEL, "x" * 6000, ALICE, "alice")
     assert len(error.value.params["game"]) <= 100
+
+
+def test_run_refuses_an_unusable_database_in_one_line(tmp_path):
+    """``python -m bot run`` on a corrupt file: one clear line and exit code 2, before connecting."""
+    import os
+    import subprocess
+    import sys
+
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_bytes(b"not a database" * 200)
+    env = {**os.environ, "DISCORD_TOKEN": "x", "DATABASE_PATH": str(garbage)}
+    done = subprocess.run([sys.executable, "-m", "bot", "run"], env=env, capture_output=True, text=True,
+                          timeout=60, cwd=tmp_path)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Cannot start: the database") and "Traceback" not in done.stderr

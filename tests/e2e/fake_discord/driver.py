@@ -134,7 +134,8 @@ class FakeDiscord(FakeDiscordServer):
             data["resolved"] = found.payload()
         return data
 
-    def _typed_value(self, spec: dict[str, Any], value: Any, found: cmd.Resolved, guild: FakeGuild | None) -> Any:
+    def _typed_value(self, spec: dict[str, Any], value: Any, found: cmd.Resolved, guild: FakeGuild | None,
+                     checked: bool = True) -> Any:
         """A Python value -> the option value Discord sends (+ the ``resolved`` entry for entities)."""
         kind = spec["type"]
         if kind == cmd.STRING:
@@ -155,8 +156,9 @@ class FakeDiscord(FakeDiscordServer):
             return found.add_channel(channel, permissions)
         elif kind == cmd.ATTACHMENT:
             return found.add_attachment(self.upload(*value) if isinstance(value, tuple) else value)
-        cmd.check_choices(spec, value)
-        cmd.check_range(spec, value)
+        if checked:
+            cmd.check_choices(spec, value)
+            cmd.check_range(spec, value)
         return value
 
     def _user(self, value: Any) -> FakeUser:
@@ -175,12 +177,14 @@ class FakeDiscord(FakeDiscordServer):
 
     async def slash(
         self, command: str, *, user: FakeUser, channel: FakeChannel, locale: str = "en-US",
-        options: dict[str, Any] | None = None, **kwargs: Any,
+        options: dict[str, Any] | None = None, unchecked: bool = False, **kwargs: Any,
     ) -> FakeInteraction:
         """Run ``/command sub`` as ``user`` in ``channel`` with typed option values (kwargs or ``options``).
 
         Options are checked against what the bot registered: unknown names, missing required ones and values
         outside ``choices``/ranges raise ValueError, as Discord's client would refuse to send them.
+        ``unchecked=True`` sends values outside ``choices`` and lengths anyway (a hostile client, or a Discord
+        that does not check): the bot must still answer clearly.
         """
         values = {**(options or {}), **kwargs}
         resolved = self._resolve_command(command, channel)
@@ -190,7 +194,8 @@ class FakeDiscord(FakeDiscordServer):
         given = []
         for name, value in values.items():
             spec = resolved.option_spec(name)
-            given.append({"name": name, "type": spec["type"], "value": self._typed_value(spec, value, found, guild)})
+            given.append({"name": name, "type": spec["type"],
+                          "value": self._typed_value(spec, value, found, guild, checked=not unchecked)})
         missing = [o["name"] for o in resolved.leaf_options if o.get("required") and o["name"] not in values]
         if missing:
             raise ValueError(f"/{resolved.qualified_name}: required options missing: {missing}")
