@@ -387,3 +387,23 @@ def test_run_refuses_an_unusable_database_in_one_line(tmp_path):
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Cannot start: the database") and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("move_first", [True, False])
+async def test_a_move_racing_its_deadline_is_played_once(setup, move_first):
+    # Alice moves at the very moment her deadline passes: either her move or the clock's default move is
+    # played for her turn, never both, and the table stays consistent.
+    service, now, store = setup
+    await service.create(1, CHANNEL, "nim", ALICE, "alice", {"pile": "20"}, seed=3, turn_seconds=60)
+    await service.join(CHANNEL, BOB, "bob")
+    await service.start(CHANNEL, ALICE)
+    table = service.table(CHANNEL)
+    now.now = table.record.deadline
+    move, expire = service.act(CHANNEL, ALICE, "take 3"), service.expire(CHANNEL)
+    results = await asyncio.gather(*((move, expire) if move_first else (expire, move)), return_exceptions=True)
+    logged = [(seat, text) for _, seat, text, _ in await store.moves(table.record.id)]
+    assert len(logged) == 1 and logged[0][0] == 0  # one move for alice's turn
+    assert table.state.pile == 20 - int(logged[0][1].split()[1])
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert all(isinstance(r, TableError) for r in refused)
+    assert table.record.deadline == now.now + 60  # bob's turn has its full time

@@ -107,3 +107,29 @@ async def test_start_and_ai_seats_say_exactly_who_may(fake, world, make_bot, use
     assert start.content == "Only the host can start the game."
     ai = await (await fake.slash("/game ai add", user=member, channel=world.general)).reply()
     assert ai.ephemeral and ai.content == "Only the host can add or remove AI seats."
+
+
+@pytest.mark.parametrize("button", ["pbc:lobby:leave", "pbc:lobby:join"])
+async def test_a_lobby_button_pressed_with_start_never_seats_a_ghost(fake, world, make_bot, button):
+    import asyncio
+
+    bot = await start_bot(fake, make_bot)
+    lobby = await (await fake.slash("/game new", user=world.alice, channel=world.general,
+                                    options={"game": "nim", "options": "pile=9"})).reply()
+    for user in (world.bob, world.carol):
+        await (await fake.click(lobby, "pbc:lobby:join", user=user)).response()
+    other = world.carol if button.endswith("leave") else world.dave
+    mark = fake.mark()
+    await asyncio.gather(fake.click(lobby, button, user=other), fake.click(lobby, "pbc:lobby:start", user=world.alice))
+    board = await fake.wait_for_message(world.general, lambda m: bool(m.attachments), after=mark)
+    table = bot.client.tables.tables[world.general.id]
+    assert table.state.players == len(table.seats)  # the game has exactly the seats the table has
+    stored = await bot.client.store.latest_table(world.general.id)
+    assert [s.user_id for s in stored.seats] == [s.user_id for s in table.seats]
+    assert board.mentions == [world.alice.id]
+    for _ in range(table.state.players):  # and every seat can play
+        seat = table.game.to_act(table.state)[0]
+        user = table.seats[seat].user_id
+        mark = fake.mark()
+        await fake.slash("/game move", user=fake.world.users[user], channel=world.general, action="take 1")
+        await fake.wait_for_message(world.general, lambda m: bool(m.attachments), after=mark)
