@@ -1,0 +1,80 @@
+"""Dewan speed: random complete games per second (2-4 players, one core), legal_actions on a late board,
+and the board render + PNG of a finished 4-player game.
+
+Run: .venv/bin/python benchmarks/bench_dewan.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
+
+from games.ai import RandomAI, play_out  # noqa: E402
+from games.dewan import GAME  # noqa: E402
+from rendering.dewan import render_board  # noqa: E402
+
+
+def games_per_second(players: int, count: int) -> float:
+    start = time.perf_counter()
+    for seed in range(count):
+        play_out(GAME, GAME.setup(players, {}, seed), seed)
+    return count / (time.perf_counter() - start)
+
+
+def late_positions(count: int) -> list:
+    """Positions of 4-player random games a few turns before the end, a seat to act on its main turn."""
+    positions = []
+    for seed in range(count):
+        state = GAME.setup(4, {}, 1000 + seed)
+        ai = RandomAI(seed)
+        snapshots = []
+        while not GAME.is_over(state):
+            seat = GAME.to_act(state)[0]
+            if state.phase == "turn":
+                snapshots.append(GAME.to_json(state))
+            GAME.apply(state, seat, ai.choose(GAME, state, seat))
+        positions.append(snapshots[-6])
+    return positions
+
+
+def percentiles(times: list[float]) -> tuple[float, float]:
+    times = sorted(times)
+    return statistics.median(times) * 1000, times[int(0.99 * (len(times) - 1))] * 1000
+
+
+def main() -> None:
+    for players in (2, 3, 4):
+        print(f"random games, {players} players: {games_per_second(players, 20):.1f} games/s")
+    times = []
+    hands = []
+    for data in late_positions(10):
+        for _ in range(5):
+            state = GAME.from_json(data)  # a fresh state: no search cached
+            seat = GAME.to_act(state)[0]
+            start = time.perf_counter()
+            GAME.legal_actions(state, seat)
+            times.append(time.perf_counter() - start)
+        hands.append(len(state.seats[seat]["hand"]))
+    median, p99 = percentiles(times)
+    print(f"legal_actions, late 4-player boards (hands {min(hands)}-{max(hands)} cards): "
+          f"median {median:.2f} ms, p99 {p99:.2f} ms")
+    state = GAME.setup(4, {}, 1)
+    play_out(GAME, state, 1)
+    view = GAME.view(state, None)
+    names = ["Alice", "Boris", "Chen", "Dana"]
+    times = []
+    for _ in range(30):
+        start = time.perf_counter()
+        data = render_board(view, names, "en")
+        times.append(time.perf_counter() - start)
+    median, p99 = percentiles(times)
+    print(f"render_board + PNG, finished 4-player game: median {median:.1f} ms, p99 {p99:.1f} ms, "
+          f"{len(data) // 1024} KiB")
+
+
+if __name__ == "__main__":
+    main()
