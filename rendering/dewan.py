@@ -8,13 +8,14 @@ score). A seat's own view also shows its hand.
 
 from __future__ import annotations
 
+import io
 import math
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from games.dewan import data as D
-from rendering.common import font, png_bytes
+from rendering.common import font
 
 HEX = 36  # hex radius (centre to corner)
 MARGIN = 28
@@ -375,5 +376,8 @@ def board_image(view: dict[str, Any], names: list[str] | None = None, locale: st
 
 
 def render_board(view: dict[str, Any], names: list[str] | None = None, locale: str = "en") -> bytes:
-    """The board post's image as PNG bytes."""
-    return png_bytes(board_image(view, names, locale))
+    """The board post's image as PNG bytes. Compression level 1: about 130 KiB instead of 110, in little more
+    than half the encoding time of level 6 (the encoding is most of the render time)."""
+    buffer = io.BytesIO()
+    board_image(view, names, locale).save(buffer, format="PNG", compress_level=1)
+    return buffer.getvalue()
