@@ -102,6 +102,9 @@ _FIELDS = (
     "eliminated", "over", "actions", "turns", "opening",
 )
 _SNAP_FIELDS = tuple(f for f in _FIELDS if f != "turn_snap")
+# What a turn can change, kept at its start for ``undo`` (the hour, sun, board and eliminations cannot).
+_TURN_FIELDS = ("actor", "fests", "rows", "dawdle_deck", "supply", "seats", "ctx", "turn_steps", "undo_floor",
+                "revealed")
 
 
 def _fresh_ctx(phase: str = "card") -> dict[str, Any]:
@@ -252,7 +255,7 @@ class MapleGame(Game):
         steps = state.turn_steps[:-1]
         rng_state, data = state.turn_snap
         snap = marshal.loads(data)
-        for name in _SNAP_FIELDS:
+        for name in _TURN_FIELDS:
             setattr(state, name, snap[name])
         state.rng.setstate(rng_state)
         seat = state.actor
@@ -434,12 +437,12 @@ class MapleGame(Game):
         snap = data["turn_snap"]
         if snap is not None:
             rng = rng_from_json(snap["rng"])
-            state.turn_snap = (rng.getstate(), marshal.dumps({name: snap[name] for name in _SNAP_FIELDS}))
+            state.turn_snap = (rng.getstate(), marshal.dumps({name: snap[name] for name in _TURN_FIELDS}))
         return state
 
     def _snapshot(self, state: MapleState) -> tuple[Any, bytes]:
         """The state at the start of the turn, for ``undo``: the generator's state and the other fields."""
-        return state.rng.getstate(), marshal.dumps({name: getattr(state, name) for name in _SNAP_FIELDS})
+        return state.rng.getstate(), marshal.dumps({name: getattr(state, name) for name in _TURN_FIELDS})
 
     # -- notation ---------------------------------------------------------------------------------
     def parse(self, text: str) -> Action:
@@ -589,43 +592,41 @@ class MapleGame(Game):
         out: list[Action] = []
         if not walk["used"] and walk["mole"] and walk["at"] != "V":
             out.append(("from", "V"))
-        for number, path_kind, after in self._steps(state, p, walk, p["map"]):
-            left = p["map"] - (after["spent"] - walk["spent"])
-            if after["at"] == walk["origin"] and not walk["shortcut"] and not self._steps(state, p, after, left):
-                continue  # back where the turn began with no way on: a dead end
+        friend = D.FRIENDS[state.ctx["card"]]
+        origin = walk["origin"]
+        for number, path_kind, other, how in self._steps(p, walk, friend, p["map"]):
+            if other == origin and not walk["shortcut"]:
+                after = _after(walk, number, path_kind, other, how)
+                left = p["map"] - (after["spent"] - walk["spent"])
+                if not self._steps(p, after, friend, left):
+                    continue  # back where the turn began with no way on: a dead end
             out.append(("path", number, path_kind))
-        if walk["used"] and (walk["at"] != walk["origin"] or walk["shortcut"]):
+        if walk["used"] and (walk["at"] != origin or walk["shortcut"]):
             out.append(("stop",))
         return out
 
-    def _steps(self, state: MapleState, p: dict[str, Any], walk: dict[str, Any],
-               tokens: int) -> list[tuple[int, str, dict]]:
-        """Every single path the walk may take next (``tokens`` map tokens in hand), with the walk after it."""
+    @staticmethod
+    def _steps(p: dict[str, Any], walk: dict[str, Any], friend: D.Friend,
+               tokens: int) -> list[tuple[int, str, str, str]]:
+        """Every single path the walk may take next (``tokens`` map tokens in hand): (number, kind, the
+        location it leads to, how a main path is allowed)."""
         out = []
         used = walk["used"]
-        friend = D.FRIENDS[state.ctx["card"]]
         patches = p["patches"]
+        stage = walk["stage"]
+        token_ok = not walk["turtle"] and (walk["credit"] > 0 or tokens > 0)
+        free_ok = walk["otter"] or walk["trail"]
         for number, other in D.ADJACENT[walk["at"]]:
             if number in used:
                 continue
-            ptype = D.PATHS[number].type
-            if walk["stage"] != "post":
-                main = _main_step(walk, friend, ptype, patches)
-                if main is not None:
-                    main.update(at=other, used=[*used, number], stage="main")
-                    out.append((number, "main", main))
-            stage = "post" if walk["stage"] == "main" else walk["stage"]
-            if not walk["turtle"] and (walk["credit"] > 0 or tokens > 0):
-                after = dict(walk, at=other, used=[*used, number], stage=stage)
-                if walk["credit"] > 0:
-                    after["credit"] -= 1
-                else:
-                    after["spent"] += 1
-                    after["credit"] = 1 if walk["salamander"] else 0
-                out.append((number, "tok", after))
-            if walk["otter"] or walk["trail"]:  # Otter's free path goes first, then Trailblazer's
-                out.append((number, "free", dict(walk, at=other, used=[*used, number], stage=stage, otter=False,
-                                                  trail=walk["trail"] and walk["otter"])))
+            if stage != "post":
+                how = _main_ok(walk, friend, D.PATHS[number].type, patches)
+                if how:
+                    out.append((number, "main", other, how))
+            if token_ok:
+                out.append((number, "tok", other, ""))
+            if free_ok:
+                out.append((number, "free", other, ""))
         return out
 
     # -- crafting ---------------------------------------------------------------------------------
@@ -929,7 +930,10 @@ class MapleGame(Game):
     def _walk_path(self, state: MapleState, seat: int, number: int, path_kind: str, events: list[Event]) -> None:
         p = state.seats[seat]
         walk = state.ctx["walk"]
-        after = next(a for n, k, a in self._steps(state, p, walk, p["map"]) if n == number and k == path_kind)
+        friend = D.FRIENDS[state.ctx["card"]]
+        how = next(h for n, k, _, h in self._steps(p, walk, friend, p["map"]) if n == number and k == path_kind)
+        other = next(o for n, o in D.ADJACENT[walk["at"]] if n == number)
+        after = _after(walk, number, path_kind, other, how)
         if after["spent"] > walk["spent"]:
             p["map"] -= 1
             state.supply["map"] += 1
@@ -1265,23 +1269,44 @@ def _festivity_points(cubes: list[Any], seat: int) -> int:
     return own
 
 
-def _main_step(walk: dict[str, Any], friend: D.Friend, ptype: str, patches: list[str]) -> dict[str, Any] | None:
-    """The walk after a main-type path of ``ptype``, or None if the friend may not take it."""
+def _main_ok(walk: dict[str, Any], friend: D.Friend, ptype: str, patches: list[str]) -> str:
+    """How the friend may take a path of ``ptype`` as a main path: "same", "hiker", "owl" or "" (not at all)."""
     current = walk["main"]
-    same = {current}
-    if current == "F" and "p12" in patches:
-        same.add("W")
-    if current == "W" and "p13" in patches:
-        same.add("M")
-    if current == "M" and "p14" in patches:
-        same.add("F")
-    if ptype in same or ptype in walk["types"]:
-        return dict(walk)
+    if ptype == current or ptype in walk["types"]:
+        return "same"
+    if (current == "F" and ptype == "W" and "p12" in patches) or (current == "W" and ptype == "M" and "p13" in patches) \
+            or (current == "M" and ptype == "F" and "p14" in patches):
+        return "same"
     if walk["hiker"] and ptype in friend.paths and len(walk["types"]) < 2:
-        return dict(walk, types=[*walk["types"], ptype])
+        return "hiker"
     if not walk["switched"]:  # Owl: the main type changes once
-        return dict(walk, main=ptype, types=[ptype], switched=True)
-    return None
+        return "owl"
+    return ""
+
+
+def _after(walk: dict[str, Any], number: int, kind: str, other: str, how: str) -> dict[str, Any]:
+    """The walk after taking path ``number`` to ``other`` as a ``kind`` path."""
+    after = dict(walk, at=other, used=[*walk["used"], number])
+    if kind == "main":
+        after["stage"] = "main"
+        ptype = D.PATHS[number].type
+        if how == "hiker":
+            after["types"] = [*walk["types"], ptype]
+        elif how == "owl":
+            after.update(main=ptype, types=[ptype], switched=True)
+        return after
+    if walk["stage"] == "main":
+        after["stage"] = "post"
+    if kind == "tok":
+        if walk["credit"] > 0:
+            after["credit"] -= 1
+        else:
+            after["spent"] += 1
+            after["credit"] = 1 if walk["salamander"] else 0
+    else:  # Otter's free path goes first, then Trailblazer's
+        after["otter"] = False
+        after["trail"] = walk["trail"] and walk["otter"]
+    return after
 
 
 ORDER = {item: i for i, item in enumerate((*D.GOODS, *D.CURIOS))}

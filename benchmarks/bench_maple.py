@@ -1,0 +1,71 @@
+"""Maple Valley speed: random complete games per second (1-5 players, one core), legal actions on a busy
+turn, and the board render of a finished 5-player game.
+
+Run: .venv/bin/python benchmarks/bench_maple.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
+
+from games.ai import play_out  # noqa: E402
+from games.maple import GAME  # noqa: E402
+from rendering.maple import render_board  # noqa: E402
+
+
+def games_per_second(players: int, count: int) -> float:
+    start = time.perf_counter()
+    for seed in range(count):
+        play_out(GAME, GAME.setup(players, {}, seed), seed)
+    return count / (time.perf_counter() - start)
+
+
+def busiest_turn() -> tuple[object, int, int]:
+    """The position (of a few random 4-player games) with the longest legal action list."""
+    best: tuple[object, int, int] = (None, 0, -1)
+    for seed in range(5):
+        state = GAME.setup(4, {}, seed)
+
+        def spot(seat, action, events, state=state):
+            nonlocal best
+            if not GAME.is_over(state):
+                actor = GAME.to_act(state)[0]
+                count = len(GAME.legal_actions(state, actor))
+                if count > best[2]:
+                    best = (GAME.from_json(GAME.to_json(state)), actor, count)
+
+        play_out(GAME, state, seed, on_action=spot)
+    return best
+
+
+def timed(function, runs: int) -> tuple[float, float]:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    times.sort()
+    return statistics.median(times) * 1000, times[int(0.99 * (len(times) - 1))] * 1000
+
+
+def main() -> None:
+    for players in (1, 2, 3, 4, 5):
+        print(f"random games, {players} player(s): {games_per_second(players, 30):.1f} games/s")
+    state, seat, count = busiest_turn()
+    median, p99 = timed(lambda: GAME.legal_actions(state, seat), 200)
+    print(f"legal_actions on the busiest turn found ({count} actions): median {median:.2f} ms, p99 {p99:.2f} ms")
+    finished = GAME.setup(5, {}, 1)
+    play_out(GAME, finished, 1)
+    view = GAME.view(finished, None)
+    median, p99 = timed(lambda: render_board(view), 20)
+    print(f"render (finished 5-player game): median {median:.1f} ms, p99 {p99:.1f} ms, "
+          f"{len(render_board(view)) // 1024} KiB")
+
+
+if __name__ == "__main__":
+    main()
