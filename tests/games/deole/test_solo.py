@@ -104,8 +104,9 @@ def test_a_version_1_snapshot_placing_a_disaster_still_loads() -> None:
 
 
 def test_a_sensible_player_wins_crashes_or_misses_home() -> None:
-    # A one-move-lookahead player (games/deole/lookahead.py) over 240 voyages, every side. Measured over 2000 seeds:
-    # won 84 %, crashed in a storm 10 %, not home 6 %, shipwreck never (docs/games/deole.md).
+    # A one-move-lookahead player (games/deole/lookahead.py) over 240 voyages, every side. Measured over 8000 seeds
+    # (benchmarks/bench_deole.py, docs/games/deole.md): won 85 %, crashed in a storm 9 %, not home 6 %, and a single
+    # shipwreck, seed 5513 (next test).
     outcomes = collections.Counter(play_solo(GAME, side, seed).outcome
                                    for seed in range(60) for side in ("blue", "yellow", "green", "red"))
     print(dict(outcomes))
@@ -131,3 +132,18 @@ def test_pick_over_when_the_next_player_acts() -> None:
     assert not GAME.pick_over(state, 0)
     play(state, 0, "track blue", "mode odd", "port 1", "move S")  # blue at the back: a free heading
     assert GAME.pick_over(state, 0) and GAME.to_act(state) == [1]
+
+
+def test_a_sensible_player_can_be_shipwrecked() -> None:
+    # The only shipwreck in 8000 sensible voyages (seeds 0-7999): seed 5513, side yellow. Back in port since round 1,
+    # the ship keeps placing dice. Round 3, turn 4: yellow 4 fills the 6th Crew box, whose bonus B brings a blue 4
+    # that fits nowhere; then the roll's Disaster, green 6, must be placed. By hand: the green track is full (dice
+    # 4, 5, 6, 5 and three Disasters), so only the Crew track may take it, and it is full too (4, 1, 5, 2, 5, 4);
+    # 6 is not among the earlier Disasters (1, 3, 4, 2, 5), so it is not ignored; no castaway was rescued, so no
+    # helping hand: shipwreck.
+    state = play_solo(GAME, "yellow", 5513)
+    sheet = state.sheets[0]
+    assert state.outcome == "shipwreck" and state.ctx["disaster"] == ["green", 6]
+    assert sheet["boxes"]["green"] == [4, 5, 6, 5, DISASTER, DISASTER, DISASTER]
+    assert sheet["boxes"]["crew"] == [4, 1, 5, 2, 5, 4]
+    assert sheet["disaster_values"] == [1, 3, 4, 2, 5] and sheet["helping_hands"] == 0 and sheet["docked"]
