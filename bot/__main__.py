@@ -1,4 +1,4 @@
-"""Command line: ``python -m bot run | games | simulate``."""
+"""Command line: ``play-by-chat run | games | simulate | health`` (or ``python -m bot ...``)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import asyncio
 import json
 import logging
 import sys
+import time
 from pathlib import Path
 
-from bot.config import Config, MissingToken
+from bot.config import Config, ConfigError, MissingToken
 from bot.store import SqliteStore
 from bot.store.base import StoreUnavailable
 from games import registry
@@ -85,8 +86,37 @@ async def probe_store(path: str) -> str | None:
     return None
 
 
-def cmd_run(_: argparse.Namespace) -> int:
-    config = Config.from_env()
+HEALTHY_WITHIN = 90.0  # seconds: the bot touches its health file every 30 s while connected
+
+
+def cmd_health(_: argparse.Namespace) -> int:
+    """For a container's health check: 0 while the running bot says it is connected, 1 otherwise."""
+    try:
+        config = Config.from_env()
+    except ConfigError as error:
+        print(f"Bad configuration: {error}.", file=sys.stderr)
+        return 2
+    if config.health_file is None:
+        print("HEALTH_FILE is not set: the bot does not report its health.", file=sys.stderr)
+        return 1
+    try:
+        age = time.time() - Path(config.health_file).stat().st_mtime
+    except OSError:
+        print("unhealthy: the bot has not reported being connected yet", file=sys.stderr)
+        return 1
+    if age > HEALTHY_WITHIN:
+        print(f"unhealthy: last connected {age:.0f} s ago", file=sys.stderr)
+        return 1
+    print("healthy")
+    return 0
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    try:
+        config = Config.from_env()
+    except ConfigError as error:
+        print(f"Bad configuration: {error}.", file=sys.stderr)
+        return 2
     try:
         config.require_token()
     except MissingToken:
@@ -100,14 +130,19 @@ def cmd_run(_: argparse.Namespace) -> int:
     logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from bot.app import run_bot
 
-    run_bot(config)
+    run_bot(config, force_sync=args.sync)
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot", description="Play-by-Chat: board games in Discord.")
+    parser = argparse.ArgumentParser(prog="play-by-chat", description="Play-by-Chat: board games in Discord.")
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("run", help="start the bot").set_defaults(func=cmd_run)
+    run = commands.add_parser("run", help="start the bot")
+    run.add_argument("--sync", action="store_true",
+                     help="sync the slash commands with Discord even if they did not change")
+    run.set_defaults(func=cmd_run)
+    commands.add_parser("health", help="exit 0 if the running bot is connected (health checks)").set_defaults(
+        func=cmd_health)
     commands.add_parser("games", help="list the games and their options").set_defaults(func=cmd_games)
     sim = commands.add_parser("simulate", help="play a whole game with built-in AI players")
     sim.add_argument("game")

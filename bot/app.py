@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import hashlib
 import importlib.util
+import json
 import logging
+from pathlib import Path
 
 import discord
 from discord import app_commands
@@ -44,8 +49,11 @@ class CatalogTranslator(app_commands.Translator):
         return None
 
 
+HEARTBEAT_SECONDS = 30.0
+
+
 class PlayByChatBot(commands.Bot):
-    def __init__(self, config: Config, store: Store | None = None) -> None:
+    def __init__(self, config: Config, store: Store | None = None, force_sync: bool = False) -> None:
         # Slash commands need no privileged intents; no member chunking keeps start-up fast.
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
                          chunk_guilds_at_startup=False)
@@ -53,6 +61,8 @@ class PlayByChatBot(commands.Bot):
         self.store = store or SqliteStore(config.database_path)
         self.tables = TableService(self.store)
         self.clock: TurnClock | None = None
+        self.force_sync = force_sync
+        self._heartbeat: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         await self.store.open()
@@ -60,14 +70,38 @@ class PlayByChatBot(commands.Bot):
         await self.tree.set_translator(CatalogTranslator())
         await self.load_cogs()
         game_cog = self.get_cog("GameCog")
-        self.clock = TurnClock(self.tables, game_cog.announce_timeout, game_cog.announce_reminder)
+        self.clock = TurnClock(self.tables, game_cog.announce_timeout, game_cog.announce_reminder,
+                               game_cog.announce_failure)
         self.clock.start()
-        if self.config.dev_guild_id:
-            guild = discord.Object(self.config.dev_guild_id)
+        guild = discord.Object(self.config.dev_guild_id) if self.config.dev_guild_id else None
+        if guild is not None:
             self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+        await self.sync_commands(guild)
+        if self.config.health_file:
+            self._heartbeat = asyncio.get_running_loop().create_task(self._beat(Path(self.config.health_file)))
+
+    async def sync_commands(self, guild: discord.abc.Snowflake | None) -> bool:
+        """Sync the slash commands with Discord only when their definitions (with translations) changed since
+        the last sync from this database: Discord rate-limits syncs, and most starts change nothing."""
+        translator = self.tree.translator
+        payload = [await command.get_translated_payload(self.tree, translator) if translator
+                   else command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode()).hexdigest()
+        key = f"commands_synced:{guild.id if guild else 'global'}"
+        if not self.force_sync and await self.store.get_meta(key) == digest:
+            log.info("slash commands unchanged since the last sync: not synced")
+            return False
+        await self.tree.sync(guild=guild)
+        await self.store.set_meta(key, digest)
+        return True
+
+    async def _beat(self, path: Path) -> None:
+        """Touch the health file while connected (``play-by-chat health`` reads its age)."""
+        while True:
+            if self.is_ready() and not self.is_closed():
+                with contextlib.suppress(OSError):
+                    path.touch()
+            await asyncio.sleep(HEARTBEAT_SECONDS)
 
     async def load_cogs(self) -> None:
         await self.load_extension("cogs.game")
@@ -76,12 +110,14 @@ class PlayByChatBot(commands.Bot):
                 await self.load_extension(f"cogs.{key}")
 
     async def close(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
         if self.clock is not None:
             await self.clock.stop()
         await super().close()
         await self.store.close()
 
 
-def run_bot(config: Config) -> None:
+def run_bot(config: Config, force_sync: bool = False) -> None:
     apply_endpoints(config)
-    PlayByChatBot(config).run(config.require_token(), log_handler=None)
+    PlayByChatBot(config, force_sync=force_sync).run(config.require_token(), log_handler=None)

@@ -124,5 +124,12 @@ class Store(ABC):
     async def snapshot(self, table_id: int) -> tuple[int, str] | None: ...
 
     @abstractmethod
+    async def get_meta(self, key: str) -> str | None:
+        """A fact about the bot itself (``meta`` table), or ``None``."""
+
+    @abstractmethod
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+    @abstractmethod
     async def moves(self, table_id: int) -> list[tuple[int, int, str, float]]:
         """(seq, seat, notation, time) in order."""

@@ -238,6 +238,16 @@ class SqliteStore(Store):
             row = await c.fetchone()
         return (row[0], row[1]) if row else None
 
+    async def get_meta(self, key: str) -> str | None:
+        async with self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cursor:
+            row = await cursor.fetchone()
+        return row[0] if row else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self.db.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value ="
+                              " excluded.value", (key, value))
+        await self.db.commit()
+
     async def moves(self, table_id: int) -> list[tuple[int, int, str, float]]:
         async with self.db.execute(
             "SELECT seq, seat, action, created_at FROM moves WHERE table_id = ? ORDER BY seq", (table_id,)

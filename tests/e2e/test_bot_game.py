@@ -129,3 +129,19 @@ async def test_a_real_game_to_the_end_through_game_move_and_its_autocomplete(fak
     # Clicks on the lobby and board buttons are routed by custom id to the views registered once at start:
     # no view object is kept per posted message (that would grow for as long as the bot runs).
     assert set(bot.client._connection._view_store._views) <= {None}
+
+
+async def test_commands_are_synced_only_when_they_change(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    synced = len(fake.requests_to("PUT", "/applications/*/guilds/*/commands"))
+    assert synced == 1
+    await bot.stop()
+    bot = await start_bot(fake, make_bot)  # the same commands: Discord is not asked again
+    assert len(fake.requests_to("PUT", "/applications/*/guilds/*/commands")) == 1
+    assert fake.registered_commands(world.guild)  # still there
+    # Definitions that differ from the last sync (a new version of the bot) are synced at the next start.
+    await bot.client.store.set_meta(f"commands_synced:{world.guild.id}", "an older version's commands")
+    await bot.stop()
+    bot = await start_bot(fake, make_bot)
+    assert len(fake.requests_to("PUT", "/applications/*/guilds/*/commands")) == 2
+    await bot.stop()
