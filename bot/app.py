@@ -9,8 +9,12 @@ import importlib.util
 import json
 import logging
 from pathlib import Path
+from typing import Any
 
 import discord
+import discord.gateway
+import discord.http
+import yarl
 from discord import app_commands
 from discord.ext import commands
 
@@ -30,7 +34,7 @@ def apply_endpoints(config: Config) -> None:
     if config.api_base:
         discord.http.Route.BASE = config.api_base.rstrip("/")
     if config.gateway_url:
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = discord.utils.yarl.URL(config.gateway_url)
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(config.gateway_url)
 
 
 class CatalogTranslator(app_commands.Translator):
@@ -69,7 +73,7 @@ class PlayByChatBot(commands.Bot):
         await self.tables.load()
         await self.tree.set_translator(CatalogTranslator())
         await self.load_cogs()
-        game_cog = self.get_cog("GameCog")
+        game_cog: Any = self.get_cog("GameCog")  # cogs/game.py: bot/ does not import cogs/
         self.clock = TurnClock(self.tables, game_cog.announce_timeout, game_cog.announce_reminder,
                                game_cog.announce_failure)
         self.clock.start()

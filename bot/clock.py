@@ -14,8 +14,7 @@ import asyncio
 import contextlib
 import logging
 import uuid
-from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from collections.abc import Awaitable, Callable
 
 from bot.tables import MoveOutcome, Table, TableService, format_duration
 
@@ -71,7 +70,7 @@ class TurnClock:
         while self._announcements:
             await asyncio.gather(*list(self._announcements), return_exceptions=True)
 
-    def _announce(self, what: str, coroutine: Coroutine[Any, Any, None]) -> None:
+    def _announce(self, what: str, coroutine: Awaitable[None]) -> None:
         async def run() -> None:
             async with self._announcers:
                 try:

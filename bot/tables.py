@@ -22,7 +22,7 @@ from bot.i18n import LOCALES
 from bot.store import Seat, Store, TableRecord, VersionConflict
 from games import registry
 from games.ai import RandomAI
-from games.core import Event, Game, IllegalAction
+from games.core import AnyGame, Event, IllegalAction
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,7 @@ class TableError(Exception):
 @dataclass(slots=True)
 class Table:
     record: TableRecord
-    game: Game
+    game: AnyGame
     state: Any = None  # the engine state once playing
     version: int = 0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -73,7 +73,7 @@ TurnKey = tuple[tuple[int, ...], int]  # (the seats to act, the game's turn numb
 ClockUpdate = tuple[float | None, int, float | None]  # (deadline, reminders sent, time left while paused)
 
 
-def turn_key(game: Game, state: Any) -> TurnKey:
+def turn_key(game: AnyGame, state: Any) -> TurnKey:
     """What changes exactly when a new turn begins, also when the same seat gets the turn again."""
     return tuple(game.to_act(state)), game.turn_number(state)
 
@@ -304,7 +304,7 @@ class TableService:
         self.tables[channel_id] = table
         return table
 
-    def check_new(self, channel_id: int, game_key: str, options: dict[str, Any] | None) -> tuple[Game, dict[str, str]]:
+    def check_new(self, channel_id: int, game_key: str, options: dict[str, Any] | None) -> tuple[AnyGame, dict[str, str]]:
         """Everything ``create`` checks before it writes (no I/O, so a command can check before it answers):
         the channel is free, the game exists, and its options pass the game's own setup check, so options it
         refuses (a deck with unknown tiles...) are refused now, not at Start. Returns the game and the
@@ -619,7 +619,7 @@ class TableService:
                 return []
             reminders = ("half", 3600) if record.turn_seconds > 2 * 3600 else ("half",)
         turn_start = record.deadline - record.turn_seconds
-        times = {record.deadline - (record.turn_seconds / 2 if r == "half" else r) for r in reminders}
+        times = {record.deadline - (record.turn_seconds / 2 if isinstance(r, str) else r) for r in reminders}
         return sorted(x for x in times if x > turn_start)
 
     def _next_reminder(self, table: Table) -> float | None:

@@ -108,7 +108,7 @@ class BoardPoster:
         table = outcome.table
         found = await self.channel_of(table)
         locale = found[1] if found else public_locale(table, "en")
-        player = table.seats[outcome.timed_out_seat].display
+        player = table.seats[outcome.timed_out_seat or 0].display
         headline = t(locale, f"clock.{outcome.timeout}", player=player)
         await self.send_board(outcome, headline, locale)
 
@@ -216,7 +216,7 @@ class BoardPoster:
         result = game.result(table.state)
         embed.add_field(name=t(locale, "game.standings"),
                         value="\n".join(f"{p.rank}. {names[p.seat]}: {p.score}" for p in result.ranking))
-        mention_ids = [table.seats[s].user_id for s in outcome.next_seats if table.seats[s].user_id]
+        mention_ids = [u for s in outcome.next_seats if (u := table.seats[s].user_id) is not None]
         content = t(locale, "game.over") if outcome.finished else " ".join(f"<@{u}>" for u in mention_ids) or None
         if not outcome.finished and table.record.deadline is not None:
             when = discord.utils.format_dt(datetime.fromtimestamp(table.record.deadline, tz=UTC), "R")

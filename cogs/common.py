@@ -22,6 +22,14 @@ from games.core import IllegalAction
 log = logging.getLogger(__name__)
 
 
+def where(interaction: discord.Interaction) -> int:
+    """The channel (or thread) of an interaction: the key of its table. Slash commands and buttons always
+    come from one."""
+    if interaction.channel_id is None:
+        raise TableError("no_table")
+    return interaction.channel_id
+
+
 def locale_of(interaction: discord.Interaction) -> str:
     return pick_locale(str(interaction.locale.value) if interaction.locale else None,
                        str(interaction.guild_locale.value) if interaction.guild_locale else None)
@@ -34,9 +42,8 @@ def public_locale(table: Table, fallback: str) -> str:
 
 
 def error_text(locale: str, error: Exception, game_key: str | None = None) -> str:
-    if isinstance(error, (TableError, IllegalAction)):
-        # Parameters echo what someone typed: cut, so a 6,000-character input cannot overflow the reply.
-        params = {k: echo(v) if isinstance(v, str) else v for k, v in error.params.items()}
+    # Parameters echo what someone typed: cut, so a 6,000-character input cannot overflow the reply.
+    params = {k: echo(v) if isinstance(v, str) else v for k, v in getattr(error, "params", {}).items()}
     if isinstance(error, TableError):
         return t(locale, f"error.{error.code}", **params)[:MESSAGE_LIMIT]
     if isinstance(error, IllegalAction):
@@ -121,7 +128,7 @@ async def publish(interaction: discord.Interaction, text: str | None = None, *, 
         return None
     if _thinking(interaction) and not interaction.extras.get("public"):
         channel = interaction.channel
-        posted = None if channel is None else await deliver(
+        posted = None if not isinstance(channel, discord.abc.Messageable) else await deliver(
             lambda: channel.send(**{k: v for k, v in fields.items() if v is not None}, nonce=str(interaction.id)),
             "a public answer", REPLY_RETRY_DELAYS)
         await answer(interaction, done or t(locale_of(interaction), "game.done"))

@@ -41,6 +41,7 @@ from cogs.common import (
     publish,
     report_command_error,
     seat_names,
+    where,
 )
 from games import registry
 from games.core import IllegalAction
@@ -122,8 +123,8 @@ class LobbyView(discord.ui.View):
     def __init__(self, cog: GameCog, locale: str = "en") -> None:
         super().__init__(timeout=None)
         self.cog = cog
-        for child, key in zip(self.children, ("button.join", "button.leave", "button.start"), strict=True):
-            child.label = t(locale, key)
+        for button, key in ((self.join, "button.join"), (self.leave, "button.leave"), (self.start, "button.start")):
+            button.label = t(locale, key)
 
     @discord.ui.button(label="Join", style=discord.ButtonStyle.success, custom_id="pbc:lobby:join")
     async def join(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
@@ -214,12 +215,12 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
         try:  # everything but the write is checked before the answer: refusals stay private
             seconds = parse_duration(turn_time) if turn_time else 86400
             settings = TableSettings(**settings_changes(reminders, timeout, ai_replaces, resume_wait, language or locale))
-            self.service.check_new(interaction.channel_id, game, parse_options(options))
+            self.service.check_new(where(interaction), game, parse_options(options))
         except (TableError, IllegalAction) as error:
             return await answer(interaction, error_text(locale, error, game if registry.has(game) else None))
         await ack(interaction, public=True)  # the lobby; only a race or the database can still refuse
         try:
-            table = await self.service.create(interaction.guild_id, interaction.channel_id, game, interaction.user.id,
+            table = await self.service.create(interaction.guild_id, where(interaction), game, interaction.user.id,
                                               interaction.user.display_name, parse_options(options),
                                               turn_seconds=seconds, settings=settings)
         except (TableError, IllegalAction) as error:
@@ -232,9 +233,9 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
         await ack(interaction)
         try:
             if change == "join":
-                table = await self.service.join(interaction.channel_id, interaction.user.id, interaction.user.display_name)
+                table = await self.service.join(where(interaction), interaction.user.id, interaction.user.display_name)
             else:
-                table = await self.service.leave(interaction.channel_id, interaction.user.id)
+                table = await self.service.leave(where(interaction), interaction.user.id)
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
         locale = public_locale(table, locale)
@@ -261,7 +262,7 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
         locale = locale_of(interaction)
         await ack(interaction)
         try:
-            outcome = await self.service.start(interaction.channel_id, interaction.user.id)
+            outcome = await self.service.start(where(interaction), interaction.user.id)
         except (TableError, IllegalAction) as error:
             return await answer(interaction, error_text(locale, error))
         table = outcome.table
@@ -284,7 +285,7 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
         await ack(interaction)
         try:
             change = self.service.add_ai if add else self.service.remove_ai
-            table = await change(interaction.channel_id, interaction.user.id)
+            table = await change(where(interaction), interaction.user.id)
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
         await publish(interaction, embed=lobby_embed(table, public_locale(table, locale)))
@@ -294,7 +295,7 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
         locale = locale_of(interaction)
         await ack(interaction)
         try:
-            table = await self.service.abort(interaction.channel_id, interaction.user.id, self.manages(interaction))
+            table = await self.service.abort(where(interaction), interaction.user.id, self.manages(interaction))
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
         if not isinstance(table, BrokenTable):
@@ -325,13 +326,13 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
 
     @app_commands.command(name=_("pause"), description=_("Pause the turn clock (two per player, on your turn)"))
     async def pause(self, interaction: discord.Interaction) -> None:
-        await self.control(interaction, lambda: self.service.pause(interaction.channel_id, interaction.user.id,
+        await self.control(interaction, lambda: self.service.pause(where(interaction), interaction.user.id,
                                                            self.manages(interaction)),
                            "clock.paused", player=interaction.user.display_name)
 
     @app_commands.command(name=_("resume"), description=_("Resume the turn clock"))
     async def resume(self, interaction: discord.Interaction) -> None:
-        await self.control(interaction, lambda: self.service.resume(interaction.channel_id, interaction.user.id,
+        await self.control(interaction, lambda: self.service.resume(where(interaction), interaction.user.id,
                                                             self.manages(interaction)),
                            "clock.resumed", player=interaction.user.display_name)
 
@@ -339,7 +340,7 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
     @app_commands.rename(player=_("player"))
     @app_commands.describe(player=_("The seated member"))
     async def kick(self, interaction: discord.Interaction, player: discord.Member) -> None:
-        await self.control(interaction, lambda: self.service.kick(interaction.channel_id, interaction.user.id, player.id,
+        await self.control(interaction, lambda: self.service.kick(where(interaction), interaction.user.id, player.id,
                                                           self.manages(interaction)),
                            "clock.kicked", player=player.display_name)
 
@@ -348,7 +349,7 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
     @app_commands.describe(old=_("The seated member"), new=_("The member who takes the seat"))
     async def substitute(self, interaction: discord.Interaction, old: discord.Member, new: discord.Member) -> None:
         await self.control(interaction, lambda: self.service.substitute(
-            interaction.channel_id, interaction.user.id, old.id, new.id, new.display_name, self.manages(interaction)),
+            where(interaction), interaction.user.id, old.id, new.id, new.display_name, self.manages(interaction)),
             "clock.substituted", old=old.display_name, new=new.display_name)
 
     @app_commands.command(name=_("extend"), description=_("Add time to the current turn (host or Manage Channels)"))
@@ -360,7 +361,7 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
             seconds = parse_duration(duration)
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
-        await self.control(interaction, lambda: self.service.extend(interaction.channel_id, interaction.user.id, seconds,
+        await self.control(interaction, lambda: self.service.extend(where(interaction), interaction.user.id, seconds,
                                                             self.manages(interaction)), "clock.extended", duration=duration)
 
     @app_commands.command(name=_("settings"),
@@ -373,7 +374,7 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
                        resume_wait: ShortText | None = None, language: str | None = None) -> None:
         locale = locale_of(interaction)
         try:
-            table = self.service.table(interaction.channel_id)
+            table = self.service.table(where(interaction))
             if (turn_time, reminders, timeout, ai_replaces, resume_wait, language) == (None,) * 6:
                 return await answer(interaction, t(locale, "clock.settings_show", settings=settings_text(table, locale)))
             seconds = parse_duration(turn_time) if turn_time else None
@@ -382,7 +383,7 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
             return await answer(interaction, error_text(locale, error))
         await ack(interaction)
         try:
-            table = await self.service.update_settings(interaction.channel_id, interaction.user.id,
+            table = await self.service.update_settings(where(interaction), interaction.user.id,
                                                        self.manages(interaction), seconds, **changes)
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
@@ -401,7 +402,7 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
 
     # -- play ---------------------------------------------------------------------------------
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        notations = self.service.legal_notations(interaction.channel_id, interaction.user.id)
+        notations = self.service.legal_notations(where(interaction), interaction.user.id)
         wanted = current.lower().strip()
         return [app_commands.Choice(name=n[:100], value=n[:100]) for n in notations if wanted in n.lower()][:25]
 
@@ -419,9 +420,9 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
         board. Returns the outcome, or ``None`` if the move was refused (the player was told why)."""
         locale = locale_of(interaction)
         await ack(interaction)
-        table = self.service.tables.get(interaction.channel_id)
+        table = self.service.tables.get(where(interaction))
         try:
-            outcome = await self.service.act(interaction.channel_id, interaction.user.id, notation, expected_version)
+            outcome = await self.service.act(where(interaction), interaction.user.id, notation, expected_version)
         except (TableError, IllegalAction) as error:
             own = self.panel(table.game.key).error_text(locale, error) if table else None
             await answer(interaction, own or error_text(locale, error, table.game.key if table else None))
@@ -441,7 +442,7 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
     @app_commands.command(name=_("status"), description=_("Who is seated and whose turn it is"))
     async def status(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
-        table = self.service.tables.get(interaction.channel_id)
+        table = self.service.tables.get(where(interaction))
         if table is None:
             return await answer(interaction, error_text(locale, TableError("no_table")))
         names = seat_names(table)
@@ -469,7 +470,7 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
     @app_commands.command(name=_("board"), description=_("Show the current board"))
     async def board(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
-        table = self.service.tables.get(interaction.channel_id)
+        table = self.service.tables.get(where(interaction))
         if table is None or table.state is None:
             return await answer(interaction, error_text(locale, TableError("no_table" if table is None else "not_started")))
         await interaction.response.defer(ephemeral=True)
@@ -483,7 +484,7 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
 
     async def show_hand(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
-        table = self.service.tables.get(interaction.channel_id)
+        table = self.service.tables.get(where(interaction))
         seat = table.seat_of(interaction.user.id) if table is not None else None
         if table is None or table.state is None or seat is None:
             code = "no_table" if table is None else "not_started" if table.state is None else "not_seated"
@@ -503,7 +504,7 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
     async def history(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
         await ack(interaction)
-        record = await self.service.store.latest_table(interaction.channel_id)
+        record = await self.service.store.latest_table(where(interaction))
         if record is None:
             return await answer(interaction, error_text(locale, TableError("no_table")))
         names = {s.position: s.display for s in record.seats}

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
 
-from games.core import Action, Game, Result, Seat
+from games.core import A, Event, Game, Result, S, Seat
 
 
 class RandomAI:
@@ -14,14 +14,15 @@ class RandomAI:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, game: Game, state: Any, seat: Seat) -> Action:
+    def choose(self, game: Game[S, A], state: S, seat: Seat) -> A:
         actions = game.legal_actions(state, seat)
         if not actions:
             raise RuntimeError(f"{game.key}: seat {seat} is to act but has no legal action")
         return actions[self.rng.randrange(len(actions))]
 
 
-def play_out(game: Game, state: Any, seed: int = 0, max_actions: int = 100_000, on_action=None) -> Result:
+def play_out(game: Game[S, A], state: S, seed: int = 0, max_actions: int = 100_000,
+             on_action: Callable[[Seat, A, list[Event]], None] | None = None) -> Result:
     """Play ``state`` to the end with random AI for every seat; ``on_action(seat, action, events)``
     is called after each action. Used by ``simulate``, benchmarks and property tests."""
     ai = RandomAI(seed)

@@ -15,11 +15,13 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 Seat = int
 Action = Hashable
 JSON = dict[str, Any]
+S = TypeVar("S")  # a game's state type
+A = TypeVar("A", bound=Hashable)  # a game's action type
 
 
 class IllegalAction(Exception):
@@ -47,7 +49,7 @@ class Event:
     """
 
     code: str
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict[str, Any])
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,10 +74,11 @@ class OptionSpec:
                 raise InvalidOptions("option_choice", option=self.name, value=raw, choices=", ".join(self.choices))
             return value
         if self.kind == "multi":
-            items = raw if isinstance(raw, (list, tuple)) else [p for p in str(raw).replace(" ", "").split(",") if p]
-            values = []
-            for item in items:
-                item = str(item).lower()
+            items: list[Any] = (list(raw) if isinstance(raw, (list, tuple))  # pyright: ignore[reportUnknownArgumentType]
+                                else [p for p in str(raw).replace(" ", "").split(",") if p])
+            values: list[str] = []
+            for raw_item in items:
+                item = str(raw_item).lower()
                 if item in ("none", ""):
                     continue
                 if item not in self.choices:
@@ -138,7 +141,7 @@ class PlayerResult:
 class Result:
     ranking: list[PlayerResult]  # best first
     turns: int
-    extra: dict[str, Any] = field(default_factory=dict)  # game-specific facts (e.g. solo win/loss)
+    extra: dict[str, Any] = field(default_factory=dict[str, Any])  # game-specific facts (e.g. solo win/loss)
 
 
 def rank_players(
@@ -168,8 +171,9 @@ def rng_from_json(data: list[Any]) -> random.Random:
     return rng
 
 
-class Game(ABC):
-    """A rules engine. Subclasses set the class attributes and implement the methods."""
+class Game(ABC, Generic[S, A]):
+    """A rules engine over its state type ``S`` and action type ``A``. Subclasses set the class attributes
+    and implement the methods (``class NimGame(Game[NimState, NimAction])``)."""
 
     key: str  # registry key, e.g. "trails"
     names: dict[str, str]  # locale -> display name
@@ -195,77 +199,80 @@ class Game(ABC):
 
     # -- the contract --------------------------------------------------------------------------
     @abstractmethod
-    def setup(self, players: int, options: dict[str, Any] | None, seed: int) -> Any:
+    def setup(self, players: int, options: dict[str, Any] | None, seed: int) -> S:
         """A new game. Must call ``check_players`` and ``parse_options``."""
 
     @abstractmethod
-    def to_act(self, state: Any) -> list[Seat]:
+    def to_act(self, state: S) -> list[Seat]:
         """The seats that may act now (empty when the game is over)."""
 
     @abstractmethod
-    def legal_actions(self, state: Any, seat: Seat) -> list[Action]:
+    def legal_actions(self, state: S, seat: Seat) -> list[A]:
         """Every legal action of ``seat`` now (empty when it is not to act)."""
 
     @abstractmethod
-    def apply(self, state: Any, seat: Seat, action: Action) -> list[Event]:
+    def apply(self, state: S, seat: Seat, action: A) -> list[Event]:
         """Apply ``action`` or raise ``IllegalAction`` leaving ``state`` untouched."""
 
     @abstractmethod
-    def view(self, state: Any, seat: Seat | None) -> JSON:
+    def view(self, state: S, seat: Seat | None) -> JSON:
         """What ``seat`` may see (``None``: a spectator). JSON-compatible; renderers draw from it."""
 
     @abstractmethod
-    def default_action(self, state: Any, seat: Seat) -> Action:
+    def default_action(self, state: S, seat: Seat) -> A:
         """What the clock plays for a seat that ran out of time; it must be legal."""
 
     @abstractmethod
-    def eliminate(self, state: Any, seat: Seat) -> list[Event]:
+    def eliminate(self, state: S, seat: Seat) -> list[Event]:
         """The seat takes no more turns; the game goes on (and ends if one player remains)."""
 
     @abstractmethod
-    def is_over(self, state: Any) -> bool: ...
+    def is_over(self, state: S) -> bool: ...
 
-    def initial_events(self, state: Any) -> list[Event]:
+    def initial_events(self, state: S) -> list[Event]:
         """What setup decided that the table should hear about when the game starts (dice for the
         first player, say). Announced with the first board."""
         return []
 
     @abstractmethod
-    def result(self, state: Any) -> Result:
+    def result(self, state: S) -> Result:
         """Ranking with a per-player breakdown; valid at the end (and as standings mid-game)."""
 
     @abstractmethod
-    def to_json(self, state: Any) -> JSON:
+    def to_json(self, state: S) -> JSON:
         """Lossless, versioned (include ``"v": json_version``)."""
 
     @abstractmethod
-    def from_json(self, data: JSON) -> Any: ...
+    def from_json(self, data: JSON) -> S: ...
 
     @abstractmethod
-    def parse(self, text: str) -> Action:
+    def parse(self, text: str) -> A:
         """Notation -> action; raise ``IllegalAction("notation", text=...)`` on malformed text."""
 
     @abstractmethod
-    def format(self, action: Action) -> str:
+    def format(self, action: A) -> str:
         """Action -> notation; ``parse(format(a)) == a``."""
 
     # -- conveniences with sensible defaults ----------------------------------------------------
-    def turn_owner(self, state: Any) -> Seat | None:
+    def turn_owner(self, state: S) -> Seat | None:
         """The single seat whose turn it is, if the game is turn-based now (used by the clock)."""
         seats = self.to_act(state)
         return seats[0] if len(seats) == 1 else None
 
-    def turn_number(self, state: Any) -> int:
+    def turn_number(self, state: S) -> int:
         """How many turns have begun (whoever's): it grows when a new turn starts, also when the same seat
         gets the turn again (an AI replied, a solo game's next roll), and not on the steps of one turn.
         The clock gives every new turn a full turn time, and the bot posts a board once per turn.
         Games with a cheaper count than ``result().turns`` override this."""
         return self.result(state).turns
 
-    def scores(self, state: Any) -> dict[Seat, int]:
+    def scores(self, state: S) -> dict[Seat, int]:
         """Current scores for standings."""
         return {p.seat: p.score for p in self.result(state).ranking}
 
-    def describe(self, action: Action, locale: str = "en") -> str:
+    def describe(self, action: A, locale: str = "en") -> str:
         """A human label for buttons and autocomplete; the notation by default."""
         return self.format(action)
+
+
+AnyGame = Game[Any, Any]  # a game of any kind, as the bot holds it

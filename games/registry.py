@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from functools import cache
 
-from games.core import Game
+from games.core import AnyGame
 
 _GAMES: dict[str, str] = {
     "trails": "games.trails:GAME",
@@ -27,7 +27,7 @@ def module_name(key: str) -> str:
 
 
 @cache
-def get(key: str) -> Game:
+def get(key: str) -> AnyGame:
     """The game registered under ``key``; ``KeyError`` if there is none."""
     module_name, _, attribute = _GAMES[key].partition(":")
     return getattr(importlib.import_module(module_name), attribute)

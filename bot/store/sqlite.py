@@ -80,7 +80,8 @@ class SqliteStore(Store):
 
     async def schema_version(self) -> int:
         async with self.db.execute("PRAGMA user_version") as cursor:
-            return (await cursor.fetchone())[0]
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
 
     async def close(self) -> None:
         if self._db is not None:
@@ -97,7 +98,8 @@ class SqliteStore(Store):
                 (guild_id, channel_id, game, json.dumps(options), host_id, seed, created_at, turn_seconds,
                  json.dumps(settings)),
             )
-            await self._write_seats(cursor.lastrowid, seats)
+            table_id = int(cursor.lastrowid or 0)
+            await self._write_seats(table_id, seats)
             await self.db.commit()
         except sqlite3.IntegrityError:
             await self.db.rollback()
@@ -105,7 +107,7 @@ class SqliteStore(Store):
         except BaseException:
             await self.db.rollback()
             raise
-        return TableRecord(cursor.lastrowid, guild_id, channel_id, game, options, "lobby", host_id, seed, created_at,
+        return TableRecord(table_id, guild_id, channel_id, game, options, "lobby", host_id, seed, created_at,
                            seats=seats, turn_seconds=turn_seconds, settings=settings)
 
     async def _write_seats(self, table_id: int, seats: list[Seat]) -> None:
