@@ -402,7 +402,7 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
         if done:
             # Moves stay out of the lines: the events tell every step in words.
             told = MoveOutcome(table, [], outcome.events, outcome.finished, outcome.next_seats)
-            await self.game_cog.send_board(interaction.followup.send, told, None, locale)
+            await self.game_cog.send_board(told, None, locale)
 
     # -- commands for typists -------------------------------------------------------------------
     async def _autocomplete(self, interaction: discord.Interaction, current: str,
