@@ -25,22 +25,23 @@ def games_per_second(players: int, count: int) -> float:
     return count / (time.perf_counter() - start)
 
 
-def busiest_turn() -> tuple[object, int, int]:
-    """The position (of a few random 4-player games) with the longest legal action list."""
-    best: tuple[object, int, int] = (None, 0, -1)
-    for seed in range(5):
-        state = GAME.setup(4, {}, seed)
-
-        def spot(seat, action, events, state=state):
-            nonlocal best
-            if not GAME.is_over(state):
-                actor = GAME.to_act(state)[0]
-                count = len(GAME.legal_actions(state, actor))
-                if count > best[2]:
-                    best = (GAME.from_json(GAME.to_json(state)), actor, count)
-
-        play_out(GAME, state, seed, on_action=spot)
-    return best
+def busy_turn() -> tuple[object, int]:
+    """A craft step as busy as the rules allow: 12 favors in hand, 3 of every goods and curiosity, Cub's
+    discount, Tinkerer, Trader and Barterer ready."""
+    state = GAME.setup(4, {}, 1)
+    while state.keep_order:
+        GAME.apply(state, state.keep_order[0], GAME.default_action(state, state.keep_order[0]))
+    seat = GAME.to_act(state)[0]
+    p = state.seats[seat]
+    p["hand"] = ["s4"]
+    p["favors"] = [f"{prefix}{n:02d}" for prefix in ("tr", "de", "mu") for n in (1, 5, 9, 12)]
+    p["goods"] = {g: 3 for g in p["goods"]}
+    p["curios"] = {c: 3 for c in p["curios"]}
+    p["patches"] = ["p02", "p06", "p11"]
+    for action in ("friend s4 M", "path 3", "stop", "favor deck"):
+        if GAME.to_act(state) == [seat] and GAME._decision(state)[0] != "craft":
+            GAME.apply(state, seat, GAME.parse(action))
+    return state, seat
 
 
 def timed(function, runs: int) -> tuple[float, float]:
@@ -56,9 +57,10 @@ def timed(function, runs: int) -> tuple[float, float]:
 def main() -> None:
     for players in (1, 2, 3, 4, 5):
         print(f"random games, {players} player(s): {games_per_second(players, 30):.1f} games/s")
-    state, seat, count = busiest_turn()
+    state, seat = busy_turn()
+    count = len(GAME.legal_actions(state, seat))
     median, p99 = timed(lambda: GAME.legal_actions(state, seat), 200)
-    print(f"legal_actions on the busiest turn found ({count} actions): median {median:.2f} ms, p99 {p99:.2f} ms")
+    print(f"legal_actions on a busy craft step ({count} actions): median {median:.2f} ms, p99 {p99:.2f} ms")
     finished = GAME.setup(5, {}, 1)
     play_out(GAME, finished, 1)
     view = GAME.view(finished, None)

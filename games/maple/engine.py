@@ -276,6 +276,11 @@ class MapleGame(Game):
             return mains[0] if mains else options[0]
         if step == "craft":
             return ("end",)
+        if step == "place":  # a matching space first: Dragonfly or Festival Helper stay unused
+            symbol = state.ctx["tasks"][0][1]
+            matching = [a for a in options if a[0] == "cube" and _space_symbol(a[1], a[2] - 1) == symbol]
+            if matching:
+                return matching[0]
         for decline in (("skip",), ("done",)):
             if decline in options:
                 return decline

@@ -243,3 +243,12 @@ def test_default_actions_finish_games_for_every_player_count() -> None:
             seat = GAME.to_act(state)[0]
             GAME.apply(state, seat, GAME.default_action(state, seat))
         assert state.hour == D.HOURS
+
+
+def test_the_default_cube_goes_on_a_matching_space() -> None:
+    from tests.games.maple.test_friends import grove_walk
+
+    state = started(3, fests="maypole,spring,craft")
+    grove_walk(state, 0, "f27", "F", goods={"a": 1, "b": 1}, favors=["tr01"])
+    play(state, 0, "craft tr01")
+    assert GAME.format(GAME.default_action(state, 0)) == "cube spring 1"  # not maypole's Music space 1
