@@ -90,6 +90,9 @@ class MapleState:
     actions: int = 0
     turns: int = 0
     opening: list[list[Any]] = field(default_factory=list)
+    # The last options listed by legal_actions and the position they were listed for (not saved): apply
+    # checks an action against them instead of working the step out a second time.
+    listed: tuple[Any, set[Action]] | None = field(default=None, compare=False, repr=False)
 
     @property
     def solo(self) -> bool:
@@ -213,6 +216,7 @@ class MapleGame(Game):
         if seat not in self.to_act(state):
             return []
         options = list(self._decision(state)[1])
+        state.listed = (_version(state), set(options))
         if self._can_undo(state):
             options.append(("undo",))
         return options
@@ -226,7 +230,10 @@ class MapleGame(Game):
         if action == ("undo",):
             if not self._can_undo(state):
                 raise IllegalAction("cannot_undo")
-            self._undo(state)
+            if state.turn_steps[-1].startswith("path ") and not state.ctx["tasks"]:
+                self._unwalk(state)
+            else:
+                self._undo(state)
             events.append(Event("undone", {"seat": seat}))
             state.actions += 1
             return events
@@ -235,7 +242,10 @@ class MapleGame(Game):
         return events
 
     def _step(self, state: MapleState, seat: Seat, action: Action, events: list[Event], trusted: bool = False) -> None:
-        if not trusted:  # a replayed step (undo) was checked when it was first played
+        listed = state.listed
+        state.listed = None
+        fresh = listed is not None and listed[0] == _version(state) and action in listed[1]
+        if not trusted and not fresh:  # a replayed step (undo) was checked when it was first played
             step, options = self._decision(state)
             if action not in options:
                 raise IllegalAction("not_allowed", step=step, action=self._safe_format(action))
@@ -415,7 +425,8 @@ class MapleGame(Game):
             "supply": dict(state.supply),
             "seats": seats,
             "turn": {"card": ctx.get("card"), "main": ctx.get("main"), "crafted": ctx.get("crafted", 0),
-                     "walk": _copy(ctx["walk"]) if ctx.get("walk") else None},
+                     "walk": {k: _copy(v) for k, v in ctx["walk"].items() if k != "back"}
+                     if ctx.get("walk") else None},
             "eliminated": list(state.eliminated),
             "over": state.over,
             "scores": {str(s): self.breakdown(state, s) for s in range(state.players)},
@@ -939,18 +950,40 @@ class MapleGame(Game):
         how = next(h for n, k, _, h in self._steps(p, walk, friend, p["map"]) if n == number and k == path_kind)
         other = next(o for n, o in D.ADJACENT[walk["at"]] if n == number)
         after = _after(walk, number, path_kind, other, how)
-        if after["spent"] > walk["spent"]:
+        token = after["spent"] > walk["spent"]
+        if token:
             p["map"] -= 1
             state.supply["map"] += 1
-        if path_kind == "free" and not walk["otter"]:
+        trailblazer = path_kind == "free" and not walk["otter"]
+        if trailblazer:
             self._use_hour(p, "p01")
         state.ctx["walk"] = after
         p["pos"] = after["at"]
         events.append(Event("walked", {"seat": seat, "path": number, "to": after["at"], "by": path_kind}))
         spot = state.spots.get(str(number))
+        got = 0
         if spot:
             count = 1 + (state.ctx["card"] == "f05") + ("p22" in p["patches"])
-            self._gain(state, p, spot, count, events)
+            got = self._gain(state, p, spot, count, events)
+        # How to take this path back without replaying the turn (undo's common case, cheap).
+        after["back"] = [walk, token, trailblazer, spot or "", got]
+
+    def _unwalk(self, state: MapleState) -> None:
+        """Undo the last path of the walk."""
+        p = state.seats[state.actor]
+        walk, token, trailblazer, spot, got = state.ctx["walk"]["back"]
+        if token:
+            p["map"] += 1
+            state.supply["map"] -= 1
+        if trailblazer:
+            p["patch_cubes"].remove("p01")
+            p["cubes"] += 1
+        if got:
+            p["curios"][spot] -= got
+            state.supply[spot] += got
+        state.ctx["walk"] = walk
+        p["pos"] = walk["at"]
+        state.turn_steps.pop()
 
     def _stop(self, state: MapleState, seat: int, events: list[Event]) -> None:
         p = state.seats[seat]
@@ -1254,6 +1287,11 @@ class MapleGame(Game):
 
 
 # -- helpers --------------------------------------------------------------------------------------
+def _version(state: MapleState) -> tuple[Any, ...]:
+    """Changes with every action applied (and with every turn started)."""
+    return state.actions, state.turns, len(state.turn_steps), state.actor, len(state.keep_order)
+
+
 def _space_symbol(code: str, index: int) -> str:
     fest = D.FEAST if code == "feast" else D.FESTIVITIES[code]
     return fest.spaces[index]

@@ -252,3 +252,13 @@ def test_the_default_cube_goes_on_a_matching_space() -> None:
     grove_walk(state, 0, "f27", "F", goods={"a": 1, "b": 1}, favors=["tr01"])
     play(state, 0, "craft tr01")
     assert GAME.format(GAME.default_action(state, 0)) == "cube spring 1"  # not maypole's Music space 1
+
+
+def test_undoing_a_path_gives_back_the_token_the_curiosity_and_the_patch_cube() -> None:
+    state = started(3)
+    turn(state, 0, hand=["f05"], pos="T", map_tokens=1, curios={}, patches=["p01"])
+    play(state, 0, "friend f05 F")
+    before = GAME.to_json(state)
+    play(state, 0, "path 12 tok", "path 24 free", "undo", "undo")  # 12 is a spot; Trailblazer's free path
+    assert GAME.to_json(state)["seats"] == before["seats"] and GAME.to_json(state)["ctx"] == before["ctx"]
+    assert GAME.to_json(state)["supply"] == before["supply"]
