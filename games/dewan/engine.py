@@ -82,29 +82,42 @@ class Purse:
         self.size = len(hand)
         masks = [sum(1 << KINDS.index(t) for t in D.CARDS[c][0]) for c in hand]
         self.cover = [sum(1 for m in masks if m & subset) for subset in range(32)]
-        self.memo: dict[tuple[int, ...], bool] = {}
+        self.memo: dict[int, bool] = {}
 
     def pays(self, kinds: list[str]) -> bool:
-        counts = [0] * 6
+        packed = 0
         for kind in kinds:
-            counts[KINDS.index(kind)] += 1
-        return self.pays_counts(tuple(counts))
+            packed += 1 << (5 * KINDS.index(kind))
+        return self.pays_packed(packed)
 
-    def pays_counts(self, counts: tuple[int, ...]) -> bool:
-        """``counts``: items per kind, in ``KINDS`` order."""
-        known = self.memo.get(counts)
+    def pays_packed(self, packed: int) -> bool:
+        """``packed``: items per kind in 5-bit fields, in ``KINDS`` order."""
+        known = self.memo.get(packed)
         if known is None:
+            counts = [(packed >> (5 * i)) & 31 for i in range(len(KINDS))]
             known = sum(counts) <= self.size
-            demand = [0] * 32
-            cover = self.cover
-            for subset in range(1, 32):
-                low = subset & -subset
-                demand[subset] = demand[subset ^ low] + counts[low.bit_length() - 1]
-                if demand[subset] > cover[subset]:
+            demanded = sum(1 << t for t in range(5) if counts[t])
+            subset = demanded
+            while known and subset:  # Hall's condition on every set of demanded terrains
+                if sum(counts[t] for t in range(5) if subset >> t & 1) > self.cover[subset]:
                     known = False
-                    break
-            self.memo[counts] = known
+                subset = (subset - 1) & demanded
+            self.memo[packed] = known
         return known
+
+
+_PURSES: dict[tuple[str, ...], Purse] = {}
+
+
+def purse_of(hand: list[str]) -> Purse:
+    """The (memoised) purse of a hand: searches of later positions with the same hand reuse its answers."""
+    key = tuple(sorted(hand))
+    purse = _PURSES.get(key)
+    if purse is None:
+        if len(_PURSES) > 512:
+            _PURSES.clear()
+        purse = _PURSES[key] = Purse(list(key))
+    return purse
 
 
 def payable(kinds: list[str], hand: list[str]) -> bool:
@@ -640,15 +653,13 @@ class DewanGame(Game):
         terrain = board.terrain
         start = board.starts[seat]
         limit = min(len(hand), D.MAX_ROUTE_ITEMS)
-        purse = Purse(hand)
-        memo: dict[int, bool] = {}
+        purse = purse_of(hand)
+        memo = purse.memo
 
         def can_pay(kinds: int) -> bool:
             """``kinds``: the items with recipients merged, packed in 6 fields (what the hand must pay)."""
             known = memo.get(kinds)
-            if known is None:
-                known = memo[kinds] = purse.pays_counts(tuple((kinds >> (5 * i)) & 31 for i in range(len(KINDS))))
-            return known
+            return purse.pays_packed(kinds) if known is None else known
 
         crossing = {}
         for hex_ in board.labels:
