@@ -289,7 +289,7 @@ class DeolePanel(GamePanel):
     async def answer_step(self, interaction: discord.Interaction, table: Table, outcome: MoveOutcome) -> None:
         """The mover gets the next question, with its buttons."""
         text, view = panel_message(table, outcome.moves[0][0], locale_of(interaction))
-        await interaction.response.send_message(text, ephemeral=True, **({"view": view} if view is not None else {}))
+        await answer(interaction, text, view=view)  # /game move acknowledged the command already
 
 def event_line(event: Any, names: list[str], locale: str) -> str | None:
     if event.code == "final_score":
