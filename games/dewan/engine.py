@@ -259,6 +259,14 @@ def parse_action(text: str) -> Action:
     raise IllegalAction("notation", text=text)
 
 
+_WORDS = {
+    "en": {"B": "badlands", "M": "mountain", "D": "desert", "F": "forest", "W": "water", "fire": "fire",
+           "berry": "berry", "art": "artifact", "pig": "pigment", "cry": "crystal"},
+    "ru": {"B": "пустошь", "M": "горы", "D": "пустыня", "F": "лес", "W": "вода", "fire": "огонь",
+           "berry": "ягода", "art": "артефакт", "pig": "пигмент", "cry": "кристалл"},
+}
+
+
 # -- the game -------------------------------------------------------------------------------------
 class DewanGame(Game):
     key = "dewan"
@@ -590,6 +598,16 @@ class DewanGame(Game):
 
     def format(self, action: Action) -> str:
         return format_action(action)
+
+    def describe(self, action: Action, locale: str = "en") -> str:
+        """The notation with the card's terrains and symbol, for autocomplete and buttons."""
+        text = self.format(action)
+        if action[0] in ("pay", "give", "tuck"):
+            names = _WORDS.get(locale, _WORDS["en"])
+            terrains, symbol = D.CARDS[action[1]]
+            label = "/".join(names[t] for t in terrains) + (f" · {names[symbol]}" if symbol else "")
+            return f"{text} ({label})"
+        return text
 
     def _safe_format(self, action: Any) -> str:
         try:

@@ -215,3 +215,10 @@ def test_same_seed_same_game() -> None:
 def test_play_out_four_players() -> None:
     result = play_out(GAME, GAME.setup(4, {}, 2), 2)
     assert len(result.ranking) == 4 and result.turns > 0
+
+
+def test_describe_names_the_card() -> None:
+    assert GAME.describe(("pay", "c16")) == "pay c16 (forest · fire)"
+    assert GAME.describe(("give", "c35", 1), "ru") == "give c35 2 (лес/вода · огонь)"
+    assert GAME.describe(("tuck", "c47")) == "tuck c47 (mountain/desert)"
+    assert GAME.describe(("take", 3)) == "take 3"
