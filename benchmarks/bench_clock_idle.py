@@ -22,7 +22,7 @@ from games import registry  # noqa: E402
 
 
 async def bench(tables: int, seconds: float) -> None:
-    registry.register("nim", "tests.nim:GAME")
+    registry.register(registry.GameEntry("nim", "tests.nim:GAME", "rendering:render_text_card"))
     with tempfile.TemporaryDirectory() as folder:
         store = SqliteStore(str(Path(folder) / "idle.sqlite3"))
         await store.open()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import importlib.util
 import json
 import logging
 from pathlib import Path
@@ -108,10 +107,16 @@ class PlayByChatBot(commands.Bot):
             await asyncio.sleep(HEARTBEAT_SECONDS)
 
     async def load_cogs(self) -> None:
+        """``/game``, then each registered game's own cog; a cog that does not add its game's panel is a
+        mistake found here, at start, with the part named."""
         await self.load_extension("cogs.game")
-        for key in registry.game_keys():  # a game's own cog, when it has one
-            if importlib.util.find_spec(f"cogs.{key}") is not None:
-                await self.load_extension(f"cogs.{key}")
+        game_cog: Any = self.get_cog("GameCog")
+        for entry in registry.entries():
+            if entry.cog is not None:
+                await self.load_extension(entry.cog)
+                if entry.key not in game_cog.panels:
+                    raise RuntimeError(f"game {entry.key!r}: its cog {entry.cog} did not add a panel "
+                                       f"(GameCog.add_panel({entry.key!r}, panel) in its setup)")
 
     async def close(self) -> None:
         if self._heartbeat is not None:

@@ -42,9 +42,9 @@ class HandView(discord.ui.View):
 
 
 class GamePanel:
-    """What a game's own cog (``cogs/<key>.py``) adds to the shared board post. It registers itself with
-    ``GameCog.panels[key] = panel`` in its ``setup``; the defaults add nothing, so a game without a cog
-    is played with ``/game move`` alone."""
+    """What a game's own cog (``cogs/<key>.py``, named by the game's registry entry) adds to the shared board
+    post. Its ``setup`` adds it with ``GameCog.add_panel(key, panel)``; the defaults add nothing, so a game
+    without a cog is played with ``/game move`` alone."""
 
     def board_view(self, table: Table, outcome: MoveOutcome, locale: str) -> discord.ui.View | None:
         """Components under a board post of a game still running (e.g. a persistent "Take turn" button)."""

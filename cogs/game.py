@@ -189,6 +189,12 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
         bot.add_view(HandView(self))
         super().__init__()
 
+    def add_panel(self, key: str, panel: GamePanel) -> None:
+        """A game's own cog adds what it shows on the board posts (called from the cog's ``setup``)."""
+        if not registry.has(key):
+            raise KeyError(f"no game {key!r} is registered")
+        self.panels[key] = panel
+
     async def cog_load(self) -> None:
         # Boards due before the restart (a crash after the move's commit, or Discord refusing the post):
         # posted as soon as the bot is connected.

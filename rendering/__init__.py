@@ -1,32 +1,23 @@
-"""Pillow renderers: a game's public view -> PNG. ``rendering.<game>.render(view, locale)`` when the
-game has one, else a plain fallback card."""
+"""Pillow renderers: a game's view -> PNG, by the renderer its registry entry names."""
 
 from __future__ import annotations
 
-import importlib
 import json
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from games import registry
 from rendering.common import font, png_bytes
 
 
 def render_board(game_key: str, view: dict[str, Any], locale: str = "en", names: list[str] | None = None) -> bytes:
-    """The game's board image; player ``names`` go to renderers that show them."""
-    try:
-        module = importlib.import_module(f"rendering.{game_key}")
-    except ModuleNotFoundError:
-        return render_fallback(view)
-    if hasattr(module, "render_board"):
-        return module.render_board(view, names=names, locale=locale)
-    if hasattr(module, "render"):
-        return module.render(view, locale=locale)
-    return render_fallback(view)
+    """The game's board image (or a seat's private one, from its view); player ``names`` are shown."""
+    return registry.renderer(game_key)(view, names=names, locale=locale)
 
 
-def render_fallback(view: dict[str, Any]) -> bytes:
-    """A plain card with the public view as text, for games without a renderer yet."""
+def render_text_card(view: dict[str, Any], names: list[str] | None = None, locale: str = "en") -> bytes:
+    """A plain card with the view as text: the renderer of the tests' small games."""
     text = json.dumps(view, ensure_ascii=False, indent=1)[:3000]
     image = Image.new("RGB", (900, 60 + 16 * min(text.count("\n") + 1, 120)), (250, 247, 240))
     ImageDraw.Draw(image).multiline_text((20, 20), text, font=font(13), fill=(30, 30, 30))

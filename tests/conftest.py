@@ -1,9 +1,10 @@
 import pytest
 
 from games import registry
+from games.registry import GameEntry
 
-registry.register("nim", "tests.nim:GAME")
-registry.register("gems", "tests.cards:GAME")  # hidden hands
+registry.register(GameEntry("nim", "tests.nim:GAME", "rendering:render_text_card", catalogs="tests"))
+registry.register(GameEntry("gems", "tests.cards:GAME", "rendering:render_text_card", catalogs="tests"))  # hands
 
 
 @pytest.fixture

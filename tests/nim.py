@@ -4,8 +4,9 @@ pile; who takes the last stick wins. Small enough to reason about, complete unde
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from games.core import Event, Game, IllegalAction, OptionSpec, Result, rank_players
+from games.core import JSON, Event, Game, IllegalAction, OptionSpec, PlayerResult, Result, Seat, rank_players
 
 
 @dataclass
@@ -15,27 +16,27 @@ class NimState:
     turn: int = 0
     turns: int = 0
     winner: int | None = None
-    eliminated: list[int] = field(default_factory=list)
+    eliminated: list[int] = field(default_factory=list[int])
 
 
-class Nim(Game):
+class Nim(Game[NimState, int]):  # the state, and an action: how many sticks to take
     key = "nim"
     names = {"en": "Nim", "ru": "Ним"}
     min_players = 2
     max_players = 4
     option_specs = (OptionSpec("pile", "int", 10, minimum=1, maximum=100),)
 
-    def setup(self, players, options, seed):
+    def setup(self, players: int, options: dict[str, Any] | None, seed: int) -> NimState:
         self.check_players(players)
         return NimState(players, self.parse_options(options)["pile"])
 
-    def to_act(self, state):
+    def to_act(self, state: NimState) -> list[Seat]:
         return [] if self.is_over(state) else [state.turn]
 
-    def legal_actions(self, state, seat):
+    def legal_actions(self, state: NimState, seat: Seat) -> list[int]:
         return [] if seat not in self.to_act(state) else list(range(1, min(3, state.pile) + 1))
 
-    def apply(self, state, seat, action):
+    def apply(self, state: NimState, seat: Seat, action: int) -> list[Event]:
         if self.is_over(state):
             raise IllegalAction("game_over")
         if seat != state.turn:
@@ -51,20 +52,20 @@ class Nim(Game):
             self._advance(state)
         return events
 
-    def _advance(self, state):
+    def _advance(self, state: NimState) -> None:
         for step in range(1, state.players + 1):
             candidate = (state.turn + step) % state.players
             if candidate not in state.eliminated:
                 state.turn = candidate
                 return
 
-    def view(self, state, seat):
+    def view(self, state: NimState, seat: Seat | None) -> JSON:
         return {"pile": state.pile, "turn": state.turn}
 
-    def default_action(self, state, seat):
+    def default_action(self, state: NimState, seat: Seat) -> int:
         return 1
 
-    def eliminate(self, state, seat):
+    def eliminate(self, state: NimState, seat: Seat) -> list[Event]:
         state.eliminated.append(seat)
         alive = [s for s in range(state.players) if s not in state.eliminated]
         if len(alive) == 1:
@@ -73,39 +74,31 @@ class Nim(Game):
             self._advance(state)
         return [Event("eliminated", {"seat": seat})]
 
-    def is_over(self, state):
+    def is_over(self, state: NimState) -> bool:
         return state.winner is not None
 
-    def result(self, state):
+    def result(self, state: NimState) -> Result:
         scores = {s: (1 if s == state.winner else 0,) for s in range(state.players)}
         ranks = rank_players(scores, state.eliminated)
-        ranking = [
-            self._player(s, ranks[s], scores[s][0], s in state.eliminated)
-            for s in sorted(ranks, key=ranks.get)
-        ]
+        ranking = [PlayerResult(s, ranks[s], scores[s][0], {"win": scores[s][0]}, s in state.eliminated)
+                   for s in sorted(ranks, key=lambda seat: ranks[seat])]
         return Result(ranking, state.turns)
 
-    @staticmethod
-    def _player(seat, rank, score, eliminated):
-        from games.core import PlayerResult
-
-        return PlayerResult(seat, rank, score, {"win": score}, eliminated)
-
-    def to_json(self, state):
+    def to_json(self, state: NimState) -> JSON:
         return {"v": 1, "players": state.players, "pile": state.pile, "turn": state.turn, "turns": state.turns,
                 "winner": state.winner, "eliminated": list(state.eliminated)}
 
-    def from_json(self, data):
+    def from_json(self, data: JSON) -> NimState:
         return NimState(data["players"], data["pile"], data["turn"], data["turns"], data["winner"],
                         list(data["eliminated"]))
 
-    def parse(self, text):
-        text = text.strip().lower().removeprefix("take").strip()
-        if not text.isdigit():
-            raise IllegalAction("notation", text=text)
-        return int(text)
+    def parse(self, text: str) -> int:
+        count = text.strip().lower().removeprefix("take").strip()
+        if not count.isdigit() or len(count) > 3:  # no int() of thousands of digits
+            raise IllegalAction("notation", text=text[:100])
+        return int(count)
 
-    def format(self, action):
+    def format(self, action: int) -> str:
         return f"take {action}"
 
 

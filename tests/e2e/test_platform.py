@@ -380,7 +380,7 @@ async def test_rules_explain_each_game_in_the_players_language(fake, world, make
         fields = card.embeds[0]["fields"]
         assert len(fields) == 2 and words in fields[1]["value"] and len(fields[0]["value"]) > 300
     nim = await (await fake.slash("/game rules", user=world.carol, channel=world.general, game="nim")).reply()
-    assert "2-4 players" in nim.embeds[0]["description"] and "fields" not in nim.embeds[0]
+    assert "2-4 players" in nim.embeds[0]["description"] and "1 to 3 sticks" in nim.embeds[0]["fields"][0]["value"]
 
 
 async def test_a_board_that_could_not_be_posted_is_posted_again_later(fake, world, make_bot):
