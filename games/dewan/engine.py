@@ -1,14 +1,14 @@
 """Dewan rules engine: camps on a hex map, terrain cards, story tiles.
 
-A turn is one action (``take 3``, ``take1 5``, ``camp C6 d:c01,c16 g2:c17`` or, when nothing else is
-possible, ``pass``), followed for a camp by the reward of the emptied tribe-board slot as a second action by
-the same seat (``story t07`` / ``story deck`` or ``tuck c16``). A reward with a single possible choice is
-applied by the engine itself. Setup adds one ``story`` action per player (the first story tile).
+A turn is ``take 3`` (``take1 5`` when no two neighbours are left), a camp, or ``pass`` when nothing else is
+possible. A camp is built in steps by the same seat: ``camp C6`` (the destination), then the cards that pay a
+route to it, one per step in card-number order (``pay c16`` to discard, ``give c17 2`` for the card that goes
+to player 2 for crossing their camp), then the reward of the emptied tribe-board slot (``story t07`` /
+``story deck`` or ``tuck c16``). Steps with a single possibility are played by the engine, and the camp is
+placed as soon as the cards picked pay some route. Setup adds one ``story`` action per player.
 
-A placement is identified by its result: the destination, the cards discarded and the cards given to each
-other player. The route only witnesses that the payment is legal; the engine finds one and reports it.
-Placements that spend a strict superset of the cards of another placement on the same hex (and give no
-player fewer cards) are not offered: they only throw cards away.
+The route only witnesses that a payment is legal: the engine searches routes by their cost (the multiset of
+cards they need), keeps the minimal ones per destination and reports one route with the placement.
 """
 
 from __future__ import annotations
@@ -84,12 +84,6 @@ class Purse:
         self.cover = [sum(1 for m in masks if m & subset) for subset in range(32)]
         self.memo: dict[int, bool] = {}
 
-    def pays(self, kinds: list[str]) -> bool:
-        packed = 0
-        for kind in kinds:
-            packed += 1 << (5 * KINDS.index(kind))
-        return self.pays_packed(packed)
-
     def pays_packed(self, packed: int) -> bool:
         """``packed``: items per kind in 5-bit fields, in ``KINDS`` order."""
         known = self.memo.get(packed)
@@ -118,11 +112,6 @@ def purse_of(hand: list[str]) -> Purse:
             _PURSES.clear()
         purse = _PURSES[key] = Purse(list(key))
     return purse
-
-
-def payable(kinds: list[str], hand: list[str]) -> bool:
-    """Whether distinct hand cards can pay every cost item."""
-    return Purse(hand).pays(kinds)
 
 
 def _match(needs: list[str], providers: list[frozenset[str]]) -> bool:
