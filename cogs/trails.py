@@ -776,7 +776,7 @@ class TrailsCog(commands.GroupCog, group_name=_("trails"),
 
 async def setup(bot: Any) -> None:
     panel = TrailsPanel(bot)
-    bot.get_cog("GameCog").panels[KEY] = panel
+    bot.get_cog("GameCog").add_panel(KEY, panel)
     bot.add_view(TakeTurnView(panel))
     bot.add_dynamic_items(PanelButton, PanelSelect)
     await bot.add_cog(TrailsCog(bot, panel))
