@@ -91,15 +91,20 @@ class Purse:
             counts = [(packed >> (5 * i)) & 31 for i in range(len(KINDS))]
             known = sum(counts) <= self.size
             demanded = sum(1 << t for t in range(5) if counts[t])
-            subset = demanded
-            while known and subset:  # Hall's condition on every set of demanded terrains
-                if sum(counts[t] for t in range(5) if subset >> t & 1) > self.cover[subset]:
+            demand = [0] * 32
+            cover = self.cover
+            for subset in _SUBSETS[demanded]:  # Hall's condition on every set of demanded terrains
+                low = subset & -subset
+                demand[subset] = demand[subset ^ low] + counts[low.bit_length() - 1]
+                if not known or demand[subset] > cover[subset]:
                     known = False
-                subset = (subset - 1) & demanded
+                    break
             self.memo[packed] = known
         return known
 
 
+# mask -> its non-empty subsets in increasing order (each subset comes after the subset without its low bit)
+_SUBSETS = [[sub for sub in range(1, 32) if sub & ~mask == 0] for mask in range(32)]
 _PURSES: dict[tuple[str, ...], Purse] = {}
 
 
@@ -129,6 +134,15 @@ def _match(needs: list[str], providers: list[frozenset[str]]) -> bool:
         return False
 
     return len(needs) <= len(providers) and all(augment(i, set()) for i in range(len(needs)))
+
+
+def _route(node: Any) -> list[str]:
+    """A route kept as a linked list (hex, previous node) -> its hexes from the origin."""
+    hexes = []
+    while node is not None:
+        hexes.append(node[0])
+        node = node[1]
+    return hexes[::-1]
 
 
 def _split(picks: list[Pick]) -> tuple[tuple[str, ...], tuple[tuple[int, tuple[str, ...]], ...]]:
@@ -637,7 +651,7 @@ class DewanGame(Game):
                 items.append((kind, None))
         return items
 
-    def routes(self, state: DewanState, seat: int) -> dict[str, dict[int, list[str]]]:
+    def routes(self, state: DewanState, seat: int) -> dict[str, dict[int, Any]]:
         """Destination -> minimal cost-item multisets -> one route (see ``_search``), cached per position."""
         key = ("routes", seat, tuple(sorted(state.seats[seat]["hand"])), tuple(sorted(state.camps.items())))
         if key not in state.cache:
@@ -646,7 +660,7 @@ class DewanGame(Game):
             state.cache[key] = self._search(state, seat)
         return state.cache[key]
 
-    def _search(self, state: DewanState, seat: int) -> dict[str, dict[int, list[str]]]:
+    def _search(self, state: DewanState, seat: int) -> dict[str, dict[int, Any]]:
         """Destination -> minimal cost-item multisets (packed) -> one route with that cost.
 
         A breadth-first search over (hex, items so far); an arrival is dropped when another arrival at the
@@ -678,10 +692,11 @@ class DewanGame(Game):
                    for h in board.labels if terrain[h] in D.LAND and h not in camps}
 
         seen: dict[str, list[int]] = {}
-        found: dict[str, dict[int, list[str]]] = {}
-        queue: deque[tuple[str, int, int, int, list[str]]] = deque()
+        found: dict[str, dict[int, Any]] = {}
+        # A route is a linked list (hex, previous node): no list copy per step.
+        queue: deque[tuple[str, int, int, int, Any]] = deque()
 
-        def push(hex_: str, label: int, kinds: int, size: int, path: list[str]) -> None:
+        def push(hex_: str, label: int, kinds: int, size: int, path: Any) -> None:
             known = seen.setdefault(hex_, [])
             for k in known:
                 if ((label | _GUARD) - k) & _GUARD == _GUARD:
@@ -694,7 +709,7 @@ class DewanGame(Game):
             kind = ANY if origin == start else terrain[origin]
             first, first_kinds = _token(kind), 1 << (5 * KINDS.index(kind))
             if limit >= 2 and can_pay(first_kinds):
-                push(origin, first, first_kinds, 1, [origin])
+                push(origin, first, first_kinds, 1, (origin, None))
         while queue:
             hex_, label, kinds, size, path = queue.popleft()
             if label not in seen[hex_]:
@@ -706,26 +721,26 @@ class DewanGame(Game):
                     if can_pay(kinds + kind_bit):
                         self._record(found.setdefault(other, {}), label + token, path, other)
                 if in_water and terrain[other] == "W":
-                    push(other, label, kinds, size, [*path, other])
+                    push(other, label, kinds, size, (other, path))
                 elif size + 2 <= limit:
                     token, kind_bit = crossing[other]
                     if can_pay(kinds + kind_bit):
-                        push(other, label + token, kinds + kind_bit, size + 1, [*path, other])
+                        push(other, label + token, kinds + kind_bit, size + 1, (other, path))
         return found
 
     @staticmethod
-    def _record(labels: dict[int, list[str]], label: int, path: list[str], hex_: str) -> None:
+    def _record(labels: dict[int, Any], label: int, path: Any, hex_: str) -> None:
         for k in labels:
             if _submultiset(k, label):
                 return
         for k in [k for k in labels if _submultiset(label, k)]:
             del labels[k]
-        labels[label] = [*path, hex_]
+        labels[label] = (hex_, path)
 
     # -- payment --------------------------------------------------------------------------------
     def _labels(self, state: DewanState, seat: int, hex_: str) -> list[tuple[list[Item], list[str]]]:
         """The minimal cost-item multisets of the routes to ``hex_``, each with one route."""
-        return [(_unpack(label), path) for label, path in self.routes(state, seat).get(hex_, {}).items()]
+        return [(_unpack(label), _route(node)) for label, node in self.routes(state, seat).get(hex_, {}).items()]
 
     @staticmethod
     def _fits(items: list[Item], picks: list[Pick], rest: list[str]) -> bool:
