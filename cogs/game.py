@@ -270,7 +270,8 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
         try:
             outcome = await self.service.start(where(interaction), interaction.user.id)
         except (TableError, IllegalAction) as error:
-            return await answer(interaction, error_text(locale, error))
+            table = self.service.tables.get(where(interaction))
+            return await answer(interaction, error_text(locale, error, table.game.key if table else None))
         table = outcome.table
         locale = public_locale(table, locale)
         if interaction.message is not None:  # the lobby's Start button: the lobby loses its buttons

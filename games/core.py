@@ -41,6 +41,15 @@ class InvalidOptions(IllegalAction):
     """Options given at setup that the game does not accept (unknown key, bad value, bad count)."""
 
 
+ECHO_LIMIT = 100
+
+
+def clip(value: Any, limit: int = ECHO_LIMIT) -> str:
+    """What a player typed, quoted back in an error: at most ``limit`` characters."""
+    text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened, for the channel message. Localised by the bot as ``<game>.event.<code>``.
@@ -71,7 +80,7 @@ class OptionSpec:
         if self.kind == "choice":
             value = str(raw).strip().lower()
             if value not in self.choices:
-                raise InvalidOptions("option_choice", option=self.name, value=raw, choices=", ".join(self.choices))
+                raise InvalidOptions("option_choice", option=self.name, value=clip(raw), choices=", ".join(self.choices))
             return value
         if self.kind == "multi":
             items: list[Any] = (list(raw) if isinstance(raw, (list, tuple))  # pyright: ignore[reportUnknownArgumentType]
@@ -82,15 +91,17 @@ class OptionSpec:
                 if item in ("none", ""):
                     continue
                 if item not in self.choices:
-                    raise InvalidOptions("option_choice", option=self.name, value=item, choices=", ".join(self.choices))
+                    raise InvalidOptions("option_choice", option=self.name, value=clip(item), choices=", ".join(self.choices))
                 if item not in values:
                     values.append(item)
             return tuple(v for v in self.choices if v in values)
         if self.kind == "int":
             try:
+                if len(str(raw).strip()) > 18:  # no int() of thousands of digits
+                    raise ValueError
                 value = int(raw)
             except (TypeError, ValueError):
-                raise InvalidOptions("option_int", option=self.name, value=raw) from None
+                raise InvalidOptions("option_int", option=self.name, value=clip(raw)) from None
             if (self.minimum is not None and value < self.minimum) or (self.maximum is not None and value > self.maximum):
                 raise InvalidOptions("option_range", option=self.name, value=value, minimum=self.minimum, maximum=self.maximum)
             return value
@@ -100,7 +111,7 @@ class OptionSpec:
                 return True
             if text in ("0", "false", "no", "off", "нет"):
                 return False
-            raise InvalidOptions("option_bool", option=self.name, value=raw)
+            raise InvalidOptions("option_bool", option=self.name, value=clip(raw))
         if self.kind == "text":
             return str(raw).strip()
         raise ValueError(f"unknown option kind {self.kind}")
@@ -190,7 +201,7 @@ class Game(ABC, Generic[S, A]):
         specs = {spec.name: spec for spec in self.option_specs}
         for name in raw:
             if name not in specs:
-                raise InvalidOptions("option_unknown", option=name, known=", ".join(specs) or "-")
+                raise InvalidOptions("option_unknown", option=clip(name), known=", ".join(specs) or "-")
         return {name: spec.parse(raw[name]) if name in raw else spec.default for name, spec in specs.items()}
 
     def check_players(self, players: int) -> None:

@@ -407,3 +407,12 @@ async def test_a_move_racing_its_deadline_is_played_once(setup, move_first):
     refused = [r for r in results if isinstance(r, Exception)]
     assert all(isinstance(r, TableError) for r in refused)
     assert table.record.deadline == now.now + 60  # bob's turn has its full time
+
+
+@pytest.mark.parametrize("raw", [{"pile": "9" * 5000}, {"x" * 6000: "1"}, {"pile": "y" * 6000}])
+def test_option_errors_quote_at_most_a_hundred_characters(raw):
+    from games.core import InvalidOptions
+
+    with pytest.raises(InvalidOptions) as error:
+        registry.get("nim").parse_options(raw)
+    assert all(len(str(v)) <= 100 for v in error.value.params.values())
