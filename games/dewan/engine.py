@@ -240,7 +240,7 @@ def format_action(action: Action) -> str:
 
 
 def parse_action(text: str) -> Action:
-    raw = " ".join(str(text).strip().lower().split())
+    raw = " ".join(str(text)[:200].strip().lower().split())
     if raw == "pass":
         return ("pass",)
     parts = raw.split(" ")
@@ -259,7 +259,7 @@ def parse_action(text: str) -> Action:
             return (head, arg)
     if head == "give" and len(args) == 2 and args[0] in D.CARDS and args[1] in ("1", "2", "3", "4"):
         return ("give", args[0], int(args[1]) - 1)
-    raise IllegalAction("notation", text=text)
+    raise IllegalAction("notation", text=str(text)[:100])
 
 
 _WORDS = {
@@ -271,7 +271,7 @@ _WORDS = {
 
 
 # -- the game -------------------------------------------------------------------------------------
-class DewanGame(Game):
+class DewanGame(Game[DewanState, Action]):
     key = "dewan"
     names = {"en": "Dewan", "ru": "Деван"}
     min_players = 2
@@ -340,6 +340,7 @@ class DewanGame(Game):
         if kind == "story":
             self._take_story(state, seat, action[1], events)
             if state.phase == "first_story":
+                state.turns += 1  # each first pick is a turn of its own (the clock, one board per turn)
                 state.setup_order.pop(0)
                 if state.setup_order:
                     state.actor = state.setup_order[0]
@@ -448,6 +449,9 @@ class DewanGame(Game):
 
     def is_over(self, state: DewanState) -> bool:
         return state.over
+
+    def turn_number(self, state: DewanState) -> int:
+        return state.turns
 
     def result(self, state: DewanState) -> Result:
         breakdowns = self.breakdowns(state)

@@ -222,3 +222,29 @@ def test_describe_names_the_card() -> None:
     assert GAME.describe(("give", "c35", 1), "ru") == "give c35 2 (лес/вода · огонь)"
     assert GAME.describe(("tuck", "c47")) == "tuck c47 (mountain/desert)"
     assert GAME.describe(("take", 3)) == "take 3"
+
+
+def test_turn_number_grows_per_turn_not_per_step() -> None:
+    # The clock and the board post count turns: each first story pick is a turn; a camp, its payment
+    # steps and its reward are one.
+    state = GAME.setup(2, {}, 4)
+    numbers = []
+    while state.phase == "first_story":
+        numbers.append(GAME.turn_number(state))
+        seat = GAME.to_act(state)[0]
+        GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])
+    assert numbers == [0, 1] and GAME.turn_number(state) == 2
+    state = fixture()
+    give(state, 0, "c06", "c07", "c16")
+    start = GAME.turn_number(state)
+    play(state, 0, "camp A6")
+    while GAME.to_act(state) == [0]:
+        assert GAME.turn_number(state) == start
+        play(state, 0, GAME.format(GAME.legal_actions(state, 0)[0]))
+    assert GAME.turn_number(state) == start + 1
+
+
+def test_malformed_notation_is_echoed_short() -> None:
+    with pytest.raises(IllegalAction) as err:
+        GAME.parse("take " + "9" * 5000)
+    assert len(err.value.params["text"]) <= 100
