@@ -513,7 +513,7 @@ class DewanGame(Game[DewanState, Action]):
         board = state.board
         printed = {i for h, s in state.camps.items() if s == seat for i in board.touching[h]}
         count: Counter[str] = Counter(board.symbols[i][2] for i in printed)
-        count.update(D.CARDS[c][1] for c in state.seats[seat]["tucked"] if D.CARDS[c][1] in D.RESOURCES)
+        count.update(str(D.CARDS[c][1]) for c in state.seats[seat]["tucked"] if D.CARDS[c][1] in D.RESOURCES)
         return count
 
     def story_met(self, state: DewanState, seat: int, tile: str, resources: Counter[str] | None = None) -> bool:
@@ -937,6 +937,7 @@ class DewanGame(Game[DewanState, Action]):
     def _end_turn(self, state: DewanState, events: list[Event]) -> None:
         """Story check of the seat that played, then the next seat (and maybe the end of the game)."""
         seat = state.actor
+        assert seat is not None
         player = state.seats[seat]
         resources = self.resources(state, seat)
         completed = 0
@@ -955,7 +956,7 @@ class DewanGame(Game[DewanState, Action]):
         self._next_seat(state, events)
 
     def _next_seat(self, state: DewanState, events: list[Event]) -> None:
-        seat = state.actor
+        seat = state.actor if state.actor is not None else state.dewan
         active = [s for s in range(state.players) if s not in state.eliminated]
         for _ in range(state.players):
             seat = (seat + 1) % state.players
