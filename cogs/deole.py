@@ -10,8 +10,9 @@ answers "already played" and changes nothing.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -208,8 +209,8 @@ class ChoiceButton(discord.ui.DynamicItem[discord.ui.Button], template=r"pbc:deo
         self.version, self.index = version, index
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: Any) -> ChoiceButton:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ChoiceButton:
         return cls(int(match["version"]), int(match["index"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -226,8 +227,8 @@ class ChoiceSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"pbc:deo
         self.version = version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
-                             match: Any) -> ChoiceSelect:
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ChoiceSelect:
         return cls(int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -258,7 +259,7 @@ def panel_view(options: list[Choice], version: int, locale: str) -> discord.ui.V
 
 
 def deole_cog(interaction: discord.Interaction) -> DeoleCog:
-    return interaction.client.get_cog("DeoleCog")
+    return cast(DeoleCog, cast(commands.Bot, interaction.client).get_cog("DeoleCog"))
 
 
 # -- the panel hooked into the shared board post ------------------------------------------------
@@ -331,7 +332,7 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
     def game_cog(self) -> Any:
         return self.bot.get_cog("GameCog")
 
-    def _table(self, channel_id: int) -> Table:
+    def _table(self, channel_id: int | None) -> Table:
         table = self.service.tables.get(channel_id)
         if table is None or table.game.key != KEY:
             raise TableError("no_table")
@@ -356,8 +357,7 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
         text, view = panel_message(table, seat, locale)
-        extra = {"view": view} if view is not None else {}
-        await interaction.response.send_message(text, ephemeral=True, **extra)
+        await answer(interaction, text, view=view)
 
     async def choose(self, interaction: discord.Interaction, version: int, index: int | None) -> None:
         """A panel answer: the choice at ``index`` of the position at ``version``; an index that names no
@@ -367,7 +367,7 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
             table, seat = self._mover(interaction)
             if version != table.version:
                 raise TableError("already_played")
-            options = choices(table.game, table.state, seat, locale)
+            options = choices(engine_of(table), table.state, seat, locale)
             if index is None or not 0 <= index < len(options):
                 raise TableError("already_played")
         except TableError as error:
@@ -397,8 +397,7 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
         if edit:
             await interaction.response.edit_message(content=text, view=view)
         else:
-            extra = {"view": view} if view is not None else {}
-            await interaction.response.send_message(text, ephemeral=True, **extra)
+            await answer(interaction, text, view=view)
         if done:
             # Moves stay out of the lines: the events tell every step in words.
             told = MoveOutcome(table, [], outcome.events, outcome.finished, outcome.next_seats)
@@ -408,12 +407,14 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
     async def _autocomplete(self, interaction: discord.Interaction, current: str,
                             kinds: tuple[str, ...]) -> list[app_commands.Choice[str]]:
         table = self.service.tables.get(interaction.channel_id)
-        seat = table.seat_of(interaction.user.id) if table is not None and table.game.key == KEY else None
-        if seat is None or table.state is None:
+        if table is None or table.game.key != KEY or table.state is None:
+            return []
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
             return []
         wanted = current.lower().strip()
         out = []
-        for choice in choices(table.game, table.state, seat.position, locale_of(interaction)):
+        for choice in choices(engine_of(table), table.state, seat.position, locale_of(interaction)):
             if kinds and choice.notations[0].split()[0] not in kinds:
                 continue
             value = " | ".join(choice.notations)
@@ -505,14 +506,22 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
 
 def panel_message(table: Table, seat: int, locale: str) -> tuple[str, discord.ui.View | None]:
     """The mover's current question and its answers."""
-    options = choices(table.game, table.state, seat, locale)
-    text = prompt(table.game, table.state, seat, seat_names(table), locale)
+    game = engine_of(table)
+    options = choices(game, table.state, seat, locale)
+    text = prompt(game, table.state, seat, seat_names(table), locale)
     return text[:2000], panel_view(options, table.version, locale)
+
+
+def engine_of(table: Table) -> DeoleGame:
+    """The table's engine, known to be Déole's here (the bot holds every game as ``AnyGame``)."""
+    game = table.game
+    assert isinstance(game, DeoleGame)
+    return game
 
 
 def pick_done(table: Table, outcome: MoveOutcome, seat: int) -> bool:
     """The player's pick is over: the game ended, someone else acts, or a fresh roll awaits (solo)."""
-    return outcome.finished or table.game.pick_over(table.state, seat)
+    return outcome.finished or engine_of(table).pick_over(table.state, seat)
 
 
 def deole_error(locale: str, error: Exception) -> str:

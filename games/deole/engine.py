@@ -502,8 +502,8 @@ class DeoleGame(Game):
     def from_json(self, data: JSON) -> DeoleState:
         if data.get("v") not in (1, self.json_version):
             raise ValueError(f"deole: unsupported state version {data.get('v')}")
-        kwargs = {name: copy.deepcopy(data[name]) if name in data else self._ADDED_FIELDS[name]()
-                  for name in self._FIELDS}
+        kwargs: dict[str, Any] = {name: copy.deepcopy(data[name]) if name in data else self._ADDED_FIELDS[name]()
+                                  for name in self._FIELDS}
         ctx = kwargs["ctx"]
         if data["v"] == 1:  # the Disaster being placed was the die in hand, marked by its source
             ctx["disaster"] = None
@@ -773,14 +773,13 @@ class DeoleGame(Game):
                 self._end_turn(state, events)
                 continue
             phase, options = self._decision(state)
-            seat = state.actor
+            seat = _acting(state)
             if phase == "die" and not state.pool:
                 events.append(Event("no_die", {"seat": seat}))
                 self._next_player(state, events)
             elif phase == "done":
                 self._next_player(state, events)
-            elif phase == "disaster" and state.ctx["disaster"][1] in state.sheets[seat]["disaster_values"]:
-                die = state.ctx["disaster"]
+            elif phase == "disaster" and (die := state.ctx.get("disaster")) and die[1] in state.sheets[seat]["disaster_values"]:
                 events.append(Event("disaster_ignored", {"seat": seat, "colour": die[0], "value": die[1]}))
                 state.compass.append(die)
                 state.ctx["disaster"] = None
@@ -793,7 +792,7 @@ class DeoleGame(Game):
         raise RuntimeError("deole: too many forced steps")
 
     def _resolve_empty(self, state: DeoleState, phase: str, events: list[Event]) -> None:
-        seat = state.actor
+        seat = _acting(state)
         ctx = state.ctx
         sheet = state.sheets[seat]
         if phase in ("track", "mode", "adjust"):
@@ -823,7 +822,7 @@ class DeoleGame(Game):
             raise AssertionError(phase)
 
     def _do(self, state: DeoleState, action: Action, events: list[Event]) -> None:
-        seat = state.actor
+        seat = _acting(state)
         sheet = state.sheets[seat]
         ctx = state.ctx
         kind = action[0]
@@ -882,6 +881,7 @@ class DeoleGame(Game):
             ctx["tasks"].pop(0)
             track = action[1]
             box = self._castaway_box(sheet, track)
+            assert box is not None  # offered only where one fits
             sheet["boxes"][track][box] = CASTAWAY
             events.append(Event("castaway_written", {"seat": seat, "track": track, "box": box + 1}))
             if box in D.RUDDER_BOXES[track]:
@@ -918,6 +918,7 @@ class DeoleGame(Game):
         sheet = state.sheets[seat]
         track, die = ctx["track"], ctx["die"]
         box = self._first_free(sheet, track)
+        assert box is not None  # a track is offered only with a free box
         sheet["boxes"][track][box] = die[1]
         sheet["round_dice"].append([track, box, die[0]])
         events.append(Event("die_placed", {"seat": seat, "track": track, "box": box + 1, "colour": die[0],
@@ -1101,6 +1102,13 @@ class DeoleGame(Game):
         for player in result.ranking:
             events.append(Event("final_score", {"seat": player.seat, "rank": player.rank, "score": player.score,
                                                 **player.breakdown}))
+
+
+def _acting(state: DeoleState) -> int:
+    """The seat whose decision is being resolved (there is one whenever the engine resolves a step)."""
+    seat = state.actor
+    assert seat is not None
+    return seat
 
 
 def _echo(text: Any, limit: int = 60) -> str:

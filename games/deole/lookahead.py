@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import random
 
-from games.core import Action, Seat
+from games.core import Seat
 from games.deole import data as D
-from games.deole.engine import Box, DeoleGame, DeoleState, boxes_to_port, port_box, storm_boxes
+from games.deole.engine import Action, Box, DeoleGame, DeoleState, boxes_to_port, port_box, storm_boxes
 
 _LOST = -10_000.0
 _ROUND_TRIP = 6  # boxes a ship still in port needs to sail out and come back, about
