@@ -535,6 +535,6 @@ def deole_error(locale: str, error: Exception) -> str:
 async def setup(bot: Any) -> None:
     cog = DeoleCog(bot)
     await bot.add_cog(cog)
-    bot.get_cog("GameCog").panels[KEY] = cog.panel
+    bot.get_cog("GameCog").add_panel(KEY, cog.panel)
     bot.add_view(TurnView())
     bot.add_dynamic_items(ChoiceButton, ChoiceSelect)
