@@ -13,6 +13,7 @@ import contextlib
 import json
 import logging
 import random
+import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -127,16 +128,23 @@ class TableSettings:
                 "ai_replaces": self.ai_replaces, "resume_wait": self.resume_wait, "language": self.language}
 
 
+# Units of a duration as players type them, in English and in Russian ("24h", "24ч", "10 мин").
+DURATION_UNITS = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "d": 86400,
+                  "с": 1, "сек": 1, "м": 60, "мин": 60, "ч": 3600, "д": 86400, "дн": 86400}
+SHOWN_UNITS = {"en": ("d", "h", "m", "s"), "ru": ("д", "ч", "м", "с")}
+
+
 def parse_duration(text: str, minimum: int = MIN_TURN_SECONDS, maximum: int = MAX_TURN_SECONDS) -> int:
-    """``90s``, ``10m``, ``24h``, ``3d`` or plain seconds -> seconds within ``minimum``..``maximum``
-    (by default the allowed turn times)."""
+    """``90s``, ``10m``, ``24h``, ``3d`` (or ``24ч``, ``10 мин``, ``3д``) or plain seconds -> seconds within
+    ``minimum``..``maximum`` (by default the allowed turn times)."""
     text = text.strip().lower()
     shown = echo(text)
-    units = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-    number, unit = (text[:-1], units[text[-1]]) if text and text[-1] in units else (text, 1)
     # Short plain decimals only: no "1e400", "inf", "nan" or thousands of digits (OverflowError, slow int()).
-    if len(number) > 12 or not number.replace(".", "", 1).isdigit():
+    found = re.fullmatch(r"(\d{1,9}(?:[.,]\d{1,3})?)\s*([^\W\d_]*)", text)
+    unit = (DURATION_UNITS.get(found[2], 0) if found[2] else 1) if found else 0
+    if found is None or not unit:
         raise TableError("bad_duration", value=shown)
+    number = found[1].replace(",", ".")
     seconds = int(float(number) * unit)
     if not minimum <= seconds <= maximum:
         raise TableError("bad_duration", value=shown)
@@ -152,12 +160,13 @@ def echo(text: Any, limit: int = ECHO_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def format_duration(seconds: int) -> str:
-    """The shortest exact form: 86400 -> ``1d``, 5400 -> ``90m``, 45 -> ``45s``."""
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+def format_duration(seconds: int, locale: str = "en") -> str:
+    """The shortest exact form: 86400 -> ``1d``, 5400 -> ``90m``, 45 -> ``45s`` (in Russian ``1д``, ``90м``)."""
+    days, hours, minutes, secs = SHOWN_UNITS.get(locale, SHOWN_UNITS["en"])
+    for unit, size in ((days, 86400), (hours, 3600), (minutes, 60)):
         if seconds and seconds % size == 0:
             return f"{seconds // size}{unit}"
-    return f"{seconds}s"
+    return f"{seconds}{secs}"
 
 
 def parse_reminders(text: str) -> tuple[str | int, ...] | None:
@@ -177,10 +186,10 @@ def parse_reminders(text: str) -> tuple[str | int, ...] | None:
     return tuple(entries)
 
 
-def format_reminders(reminders: tuple[str | int, ...] | None) -> str:
+def format_reminders(reminders: tuple[str | int, ...] | None, locale: str = "en") -> str:
     if reminders is None:
         return AUTO
-    return ",".join(r if isinstance(r, str) else format_duration(r) for r in reminders) or "none"
+    return ",".join(r if isinstance(r, str) else format_duration(r, locale) for r in reminders) or "none"
 
 
 def settings_changes(reminders: str | None = None, timeout: str | None = None, ai_replaces: bool | None = None,

@@ -117,7 +117,7 @@ class BoardPoster:
         found = await self.channel_of(table)
         if found is not None:
             channel, locale = found
-            text = t(locale, "clock.table_failing", error_id=error_id, delay=format_duration(int(delay)))
+            text = t(locale, "clock.table_failing", error_id=error_id, delay=format_duration(int(delay), locale))
             await deliver(lambda: channel.send(text), "a clock failure notice")
 
     async def channel_of(self, table: Table) -> tuple[Any, str] | None:

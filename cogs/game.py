@@ -86,10 +86,10 @@ SETTING_NAMES = {name: _(name) for name in SETTING_DESCRIPTIONS}
 
 def settings_text(table: Table, locale: str) -> str:
     settings = table.settings
-    return t(locale, "settings.summary", turn_time=format_duration(table.record.turn_seconds),
-             reminders=format_reminders(settings.reminders), timeout=t(locale, f"settings.timeout.{settings.timeout}"),
+    return t(locale, "settings.summary", turn_time=format_duration(table.record.turn_seconds, locale),
+             reminders=format_reminders(settings.reminders, locale), timeout=t(locale, f"settings.timeout.{settings.timeout}"),
              ai_replaces=t(locale, "settings.yes" if settings.ai_replaces else "settings.no"),
-             resume_wait=format_duration(settings.resume_wait),
+             resume_wait=format_duration(settings.resume_wait, locale),
              language=t(locale, f"settings.language.{public_locale(table, locale)}"))
 
 
@@ -172,8 +172,13 @@ async def options_autocomplete(interaction: discord.Interaction, current: str) -
 
 async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     locale = locale_of(interaction)
-    return [app_commands.Choice(name=registry.get(k).names.get(locale, k), value=k)
-            for k in registry.game_keys() if current.lower() in k][:25]
+    typed = current.strip().lower()
+    found = []
+    for key in registry.game_keys():  # by key or by name, in any language ("тро", "деол", "trails")
+        names = registry.get(key).names
+        if not typed or typed in key or any(typed in name.lower() for name in names.values()):
+            found.append(app_commands.Choice(name=names.get(locale, key), value=key))
+    return found[:25]
 
 
 class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
@@ -457,7 +462,9 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
             text = t(locale, "game.status_lobby", seats=", ".join(names))
         else:
             to_act = ", ".join(names[s] for s in table.game.to_act(table.state))
-            lines = [t(locale, "game.status_playing", version=table.version, players=to_act)]
+            # A turn is a whole player's turn, as players count them (not the steps of one).
+            lines = [t(locale, "game.status_playing", turn=table.game.turn_number(table.state) + 1,
+                                                 players=to_act)]
             record = table.record
             if record.paused_at is not None:
                 by = next((s.display for s in table.seats if s.user_id == record.paused_by), "?")

@@ -271,8 +271,9 @@ class Game(ABC, Generic[S, A]):
         return seats[0] if len(seats) == 1 else None
 
     def turn_number(self, state: S) -> int:
-        """How many turns have begun (whoever's): it grows when a new turn starts, also when the same seat
-        gets the turn again (an AI replied, a solo game's next roll), and not on the steps of one turn.
+        """How many turns have ended (0 at the start; whoever's): it grows when a new turn starts, also when
+        the same seat gets the turn again (an AI replied, a solo game's next roll), and not on the steps of one
+        turn.
         The clock gives every new turn a full turn time, and the bot posts a board once per turn.
         Games with a cheaper count than ``result().turns`` override this."""
         return self.result(state).turns

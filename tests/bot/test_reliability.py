@@ -416,3 +416,11 @@ def test_option_errors_quote_at_most_a_hundred_characters(raw):
     with pytest.raises(InvalidOptions) as error:
         registry.get("nim").parse_options(raw)
     assert all(len(str(v)) <= 100 for v in error.value.params.values())
+
+
+def test_durations_typed_and_shown_in_russian_too():
+    from bot.tables import format_duration
+
+    assert [parse_duration(x) for x in ("24ч", "10 мин", "3д", "1,5ч", "90S")] == [86400, 600, 259200, 5400, 90]
+    assert [format_duration(s, "ru") for s in (86400, 5400, 45)] == ["1д", "90м", "45с"]
+    assert [format_duration(s) for s in (86400, 5400, 45)] == ["1d", "90m", "45s"]

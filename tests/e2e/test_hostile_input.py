@@ -133,3 +133,13 @@ async def test_a_lobby_button_pressed_with_start_never_seats_a_ghost(fake, world
         mark = fake.mark()
         await fake.slash("/game move", user=fake.world.users[user], channel=world.general, action="take 1")
         await fake.wait_for_message(world.general, lambda m: bool(m.attachments), after=mark)
+
+
+async def test_game_names_are_suggested_in_the_readers_language(fake, world, make_bot):
+    await start_bot(fake, make_bot)
+    for typed, locale, expected in (("тро", "ru", "trails"), ("деол", "ru", "deole"), ("trail", "en-US", "trails")):
+        choices = await fake.autocomplete("/game new", user=world.alice, channel=world.general, focused="game",
+                                          value=typed, locale=locale)
+        assert [c["value"] for c in choices] == [expected], (typed, choices)
+    status_board = await (await fake.slash("/game new", user=world.alice, channel=world.general, game="nim")).reply()
+    assert not status_board.ephemeral
