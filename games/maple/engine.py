@@ -326,6 +326,10 @@ class MapleGame(Game):
     def is_over(self, state: MapleState) -> bool:
         return state.over
 
+    def turn_number(self, state: MapleState) -> int:
+        """Each player's setup choice counts as a turn, then every turn started (steps never count)."""
+        return state.players - len(state.keep_order) + state.turns
+
     # -- scoring ----------------------------------------------------------------------------------
     def breakdown(self, state: MapleState, seat: int) -> dict[str, int]:
         p = state.seats[seat]

@@ -262,3 +262,20 @@ def test_undoing_a_path_gives_back_the_token_the_curiosity_and_the_patch_cube() 
     play(state, 0, "path 12 tok", "path 24 free", "undo", "undo")  # 12 is a spot; Trailblazer's free path
     assert GAME.to_json(state)["seats"] == before["seats"] and GAME.to_json(state)["ctx"] == before["ctx"]
     assert GAME.to_json(state)["supply"] == before["supply"]
+
+
+def test_turn_number_grows_with_each_turn_never_with_a_step() -> None:
+    state = GAME.setup(2, {}, 3)
+    numbers = [GAME.turn_number(state)]
+    seats = []
+    while not GAME.is_over(state) and len(numbers) < 60:
+        seat = GAME.to_act(state)[0]
+        seats.append(seat)
+        GAME.apply(state, seat, GAME.default_action(state, seat))
+        numbers.append(GAME.turn_number(state))
+    assert numbers[0] == 0 and numbers == sorted(numbers)
+    assert numbers[1] == 1 and numbers[2] == 3  # two setup choices, then the first turn starts
+    turn(state, GAME.to_act(state)[0], hand=["f07"], pos="V")
+    before = GAME.turn_number(state)
+    play(state, GAME.to_act(state)[0], "friend f07 F", "path 4")
+    assert GAME.turn_number(state) == before
