@@ -491,6 +491,37 @@ class MapleGame(Game):
             return " ".join(["craft", action[1], *(m for m in action[2:] if m)])
         return f"{kind} {action[1]}"
 
+    def describe(self, action: Action, locale: str = "en") -> str:
+        """A label for buttons and autocomplete: the card and place names behind the notation."""
+        words = _WORDS_RU if locale == "ru" else _WORDS_EN
+        kind = action[0]
+        if kind == "keep":
+            return f"{words['keep']}: " + " + ".join(D.FAVORS[f].name for f in action[1])
+        if kind == "friend":
+            friend = D.FRIENDS[action[1]]
+            return f"{friend.name} · {action[2]} · {friend.vp} VP · {friend.ability}"
+        if kind == "dawdle":
+            return f"{words['dawdle']}: {D.DAWDLE_NAMES[action[1]]}"
+        if kind == "path":
+            path = D.PATHS[action[1]]
+            extra = {"main": "", "tok": f", {words['tok']}", "free": f", {words['free']}"}[action[2]]
+            spot = " ★" if path.spot else ""
+            return f"{words['path']} {action[1]} ({path.type}{spot}){extra}"
+        if kind == "favor" and action[1] != "deck":
+            favor = D.FAVORS[action[1]]
+            return f"{favor.name} [{favor.symbol}] {' '.join(favor.cost)} · {favor.vp} VP {favor.bonus}".rstrip()
+        if kind == "patch" and action[1] != "deck":
+            patch = D.PATCHES[action[1]]
+            return f"{patch.name} ({patch.kind}, {patch.vp} VP) {patch.text}".rstrip()
+        if kind == "cube":
+            fest = D.FEAST if action[1] == "feast" else D.FESTIVITIES[action[1]]
+            return f"{fest.name} {action[2]} ({fest.spaces[action[2] - 1]})"
+        if kind == "buy":
+            return f"{words['buy']} {D.FRIENDS[action[1]].name} ({','.join(action[2])})"
+        if kind == "craft":
+            return f"{words['craft']} {D.FAVORS[action[1]].name} {' '.join(m for m in action[2:] if m)}".rstrip()
+        return words.get(self.format(action), self.format(action))
+
     def _safe_format(self, action: Any) -> str:
         try:
             return self.format(action)
@@ -1363,6 +1394,15 @@ def _canon(items: Any) -> tuple[str, ...]:
     return tuple(sorted(items, key=ORDER.__getitem__))
 
 
+_WORDS_EN = {"keep": "Keep", "dawdle": "Dawdle", "path": "Path", "tok": "1 map token", "free": "free",
+             "buy": "Buy", "craft": "Craft", "stop": "Stop here", "end": "End the turn", "undo": "Undo",
+             "skip": "Skip", "done": "Done", "stay": "Stay on the Cliff", "village": "Go to the Village",
+             "favor deck": "Favor from the deck", "patch deck": "Patch from the deck", "from V": "Start from the Village"}
+_WORDS_RU = {"keep": "Оставить", "dawdle": "Прогулка", "path": "Путь", "tok": "1 жетон карты", "free": "бесплатно",
+             "buy": "Завести", "craft": "Смастерить", "stop": "Остановиться", "end": "Закончить ход",
+             "undo": "Отменить", "skip": "Пропустить", "done": "Готово", "stay": "Остаться на утёсе",
+             "village": "В деревню", "favor deck": "Гостинец из колоды", "patch deck": "Нашивка из колоды",
+             "from V": "Начать из деревни"}
 _WORDS = {"stop", "skip", "done", "end", "undo", "stay", "village"}
 _ITEMS = set(D.GOODS) | set(D.CURIOS)
 

@@ -279,3 +279,16 @@ def test_turn_number_grows_with_each_turn_never_with_a_step() -> None:
     before = GAME.turn_number(state)
     play(state, GAME.to_act(state)[0], "friend f07 F", "path 4")
     assert GAME.turn_number(state) == before
+
+
+@pytest.mark.parametrize("text", SAMPLES)
+def test_every_action_has_a_label_in_both_languages(text: str) -> None:
+    action = GAME.parse(text)
+    assert GAME.describe(action, "en") and GAME.describe(action, "ru")
+
+
+def test_labels_name_the_cards() -> None:
+    assert GAME.describe(GAME.parse("friend f05 F")).startswith("Fox · F · 3 VP")
+    assert GAME.describe(GAME.parse("path 16 tok")) == "Path 16 (W), 1 map token"
+    assert GAME.describe(GAME.parse("cube spring 3")) == "Spring Feast 3 (Treat)"
+    assert GAME.describe(GAME.parse("stop"), "ru") == "Остановиться"
