@@ -47,7 +47,7 @@ class GameEntry:
 _ENTRIES: dict[str, GameEntry] = {entry.key: entry for entry in (
     GameEntry("trails", "games.trails:GAME", "rendering.trails:render_board", cog="cogs.trails"),
     GameEntry("deole", "games.deole:GAME", "rendering.deole:render_board", cog="cogs.deole"),
-    GameEntry("maple", "games.maple:GAME", "rendering.maple:render_board"),
+    GameEntry("maple", "games.maple:GAME", "rendering.maple:render_board", cog="cogs.maple"),
 )}
 
 
