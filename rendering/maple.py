@@ -106,6 +106,11 @@ def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str] | 
     status = _t(locale, "over") if view["over"] else (
         _t(locale, "to_act", player=_name(locale, view["actor"], names)) if view["actor"] is not None else "")
     draw.text((x + 470, 24), status, font=font(16, True), fill=INK)
+    card = (view.get("turn") or {}).get("card")
+    if card and not view["over"]:
+        label = D.DAWDLE_NAMES[card[7:]] if card.startswith("dawdle:") else \
+            f"{D.FRIENDS[card].name} ({view['turn']['main']})"
+        draw.text((x + 470, 46), f"{label} · {view['step']}", font=font(13), fill=MUTED)
 
 
 def _valley(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
