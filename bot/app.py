@@ -47,7 +47,7 @@ class CatalogTranslator(app_commands.Translator):
         texts = catalog(short)
         for prefix in ("", *(f"{key}." for key in registry.game_keys())):
             text = texts.get(f"{prefix}cmd.{string.message}")
-            if text:
+            if isinstance(text, str) and text:
                 return text
         return None
 

@@ -1,7 +1,14 @@
 import re
 from pathlib import Path
 
-from bot.i18n import LOCALES, catalog, pick_locale, t
+from bot.i18n import LOCALES, catalog, pick_locale, plural_category, t
+
+FORMS = {"en": {"one", "other"}, "ru": {"one", "few", "many", "other"}}
+
+
+def placeholders(entry) -> set[str]:
+    texts = [entry] if isinstance(entry, str) else [v for k, v in entry.items() if k != "plural"]
+    return {name for text in texts for name in re.findall(r"{(\w+)}", text)}
 
 
 def test_catalogs_have_identical_keys_and_placeholders():
@@ -10,7 +17,27 @@ def test_catalogs_have_identical_keys_and_placeholders():
         other = catalog(locale)
         assert set(other) == set(english), f"{locale}: missing {set(english) - set(other)}, extra {set(other) - set(english)}"
         for key, text in english.items():
-            assert set(re.findall(r"{(\w+)}", other[key])) == set(re.findall(r"{(\w+)}", text)), (locale, key)
+            assert placeholders(other[key]) == placeholders(text), (locale, key)
+
+
+def test_every_plural_text_has_its_languages_forms_and_renders_for_any_count():
+    for locale in LOCALES:
+        for key, entry in catalog(locale).items():
+            if isinstance(entry, str):
+                continue
+            assert FORMS[locale] <= set(entry), (locale, key, "forms missing", FORMS[locale] - set(entry))
+            counting = entry.get("plural", "count")
+            assert counting in placeholders(entry), (locale, key, "counts a parameter it does not show")
+            for n in (0, 1, 2, 5, 11, 21, 1.5):
+                params = {name: n if name == counting else "x" for name in placeholders(entry)}
+                text = t(locale, key, **params)
+                assert str(n) in text and "{" not in text, (locale, key, n, text)
+
+
+def test_plural_categories_follow_cldr():
+    assert [plural_category("ru", n) for n in (0, 1, 2, 4, 5, 11, 12, 14, 21, 22, 25, 101, 111, 1.5)] == [
+        "many", "one", "few", "few", "many", "many", "many", "many", "one", "few", "many", "one", "many", "other"]
+    assert [plural_category("en", n) for n in (0, 1, 2, 1.5)] == ["other", "one", "other", "other"]
 
 
 def test_every_error_code_of_the_table_service_is_translated():
@@ -24,7 +51,10 @@ def test_locale_choice_and_formatting():
     assert pick_locale("ru", "en-US") == "ru"
     assert pick_locale(None, "en-GB") == "en"
     assert pick_locale("de", None) == "en"
-    assert t("ru", "error.table_full", maximum=4) == "Стол заполнен (4 игроков)."
+    assert t("ru", "error.table_full", maximum=4) == "Стол заполнен: здесь играют не больше 4 игроков."
+    assert t("ru", "lobby.custom_option", option="deck", count=21) == "deck: свой вариант (21 элемент)"
+    assert t("ru", "lobby.custom_option", option="deck", count=24) == "deck: свой вариант (24 элемента)"
+    assert t("en", "lobby.custom_option", option="deck", count=1) == "deck: custom (1 item)"
     assert t("ru", "no.such.key") == "no.such.key"
 
 
