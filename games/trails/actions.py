@@ -134,16 +134,18 @@ def parse(text: str) -> TrailsAction:
 
 
 def format_action(action: TrailsAction) -> str:
-    if isinstance(action, Place):
-        return f"place {action.x},{action.y} r{action.rot * 90}"
-    if isinstance(action, Figure):
-        if action.kind == "normal":
-            return f"figure {action.feature}"
-        if action.kind == "big":
-            return f"figure big {action.feature}"
-        return f"{action.kind} {action.feature}"
-    if isinstance(action, Confirm):
-        return "confirm"
-    if isinstance(action, Undo):
-        return "undo"
-    raise IllegalAction("notation", text=repr(action))
+    match action:
+        case Place():
+            return f"place {action.x},{action.y} r{action.rot * 90}"
+        case Figure():
+            if action.kind == "normal":
+                return f"figure {action.feature}"
+            if action.kind == "big":
+                return f"figure big {action.feature}"
+            return f"{action.kind} {action.feature}"
+        case Confirm():
+            return "confirm"
+        case Undo():
+            return "undo"
+        case _:  # not an action at all (the bot holds games untyped): refused like bad notation
+            raise IllegalAction("notation", text=repr(action))

@@ -188,6 +188,13 @@ def _find(parent: list[int], node: int) -> int:
     return node
 
 
+def _feature(state: TrailsState, root: int) -> Feature:
+    """The feature kept on the union-find root ``root`` (a node merged into another keeps none)."""
+    feat = state.feats[root]
+    assert feat is not None, "a union-find root keeps its feature"
+    return feat
+
+
 def _union(state: TrailsState, a: int, b: int) -> int:
     parent = state.parent
     ra = _find(parent, a)
@@ -197,19 +204,24 @@ def _union(state: TrailsState, a: int, b: int) -> int:
     feats = state.feats
     fa = feats[ra]
     fb = feats[rb]
-    if fa.tiles is not None:
-        if len(fa.tiles) < len(fb.tiles):
-            ra, rb, fa, fb = rb, ra, fb, fa
-        fa.tiles |= fb.tiles
+    assert fa is not None and fb is not None, "a union-find root keeps its feature"
+    tiles_a, tiles_b = fa.tiles, fb.tiles
+    if tiles_a is not None:
+        assert tiles_b is not None, "only features of one kind join: roads and cities both keep tiles"
+        if len(tiles_a) < len(tiles_b):
+            ra, rb, fa, fb, tiles_a, tiles_b = rb, ra, fb, fa, tiles_b, tiles_a
+        tiles_a |= tiles_b  # in place: the set of fa.tiles
         fa.open += fb.open
         fa.pennants += fb.pennants
         fa.special = fa.special or fb.special
         if fb.goods is not None:
             fa.goods = [x + y for x, y in zip(fa.goods, fb.goods, strict=True)] if fa.goods else list(fb.goods)
     else:
-        if len(fa.cities) < len(fb.cities):
-            ra, rb, fa, fb = rb, ra, fb, fa
-        fa.cities |= fb.cities
+        cities_a, cities_b = fa.cities, fb.cities
+        assert cities_a is not None and cities_b is not None, "only fields join fields; a field keeps its cities"
+        if len(cities_a) < len(cities_b):
+            ra, rb, fa, fb, cities_a, cities_b = rb, ra, fb, fa, cities_b, cities_a
+        cities_a |= cities_b  # in place: the set of fa.cities
     if fb.figs:
         fa.figs.extend(fb.figs)
     parent[rb] = ra
@@ -218,7 +230,7 @@ def _union(state: TrailsState, a: int, b: int) -> int:
 
 
 # -- the game ------------------------------------------------------------------------------------
-class TrailsGame(Game):
+class TrailsGame(Game[TrailsState, TrailsAction]):
     key = "trails"
     names = {"en": "Trails & Fortresses", "ru": "Тропы и крепости"}
     min_players = 2
@@ -305,9 +317,9 @@ class TrailsGame(Game):
         if seat != state.seat:
             raise IllegalAction("not_your_turn")
         phase = state.phase
-        kind = type(action)
+        # Exact type checks (no isinstance): they also narrow ``action`` for the type checker.
         if phase == "place":
-            if kind is not Place:
+            if type(action) is not Place:
                 raise IllegalAction("wrong_step", step=phase)
             rots = state.legal_placements.get((action.x, action.y))
             if rots is None or action.rot not in rots:
@@ -317,9 +329,9 @@ class TrailsGame(Game):
             state.phase = "figure"
             return [Event("tile_placed", {"seat": seat, "tile": state.tile, "x": action.x, "y": action.y,
                                           "rot": action.rot * 90})]
-        if kind is Confirm:
+        if type(action) is Confirm:
             return _confirm(state)
-        if kind is Undo:
+        if type(action) is Undo:
             if phase == "confirm":
                 state.pending_figure = None
                 state.phase = "figure"
@@ -328,9 +340,10 @@ class TrailsGame(Game):
             state.figure_actions = []
             state.phase = "place"
             return [Event("tile_undone", {"seat": seat})]
-        if kind is Figure and phase == "figure":
+        if type(action) is Figure and phase == "figure":
             if action not in state.figure_actions:
                 raise IllegalAction("illegal_figure", feature=action.feature, kind=action.kind)
+            assert state.pending is not None, "the figure step follows a placement"
             state.pending_figure = action
             state.phase = "confirm"
             x, y, _ = state.pending
@@ -386,7 +399,7 @@ class TrailsGame(Game):
         """The confirmed position for everyone. Only the player to move also sees their unconfirmed
         placement (``turn.placed`` with the chosen ``figure``, and the step they are at); every other view
         shows the turn at its place step, as it was before the tile was laid."""
-        players = []
+        players: list[JSON] = []
         for s in range(state.players):
             supply = state.supply[s]
             players.append({
@@ -688,7 +701,7 @@ def _commit_tile(state: TrailsState, x: int, y: int, tid: str, rot: int, seat: S
             if builder is not None and not extends_builder and _find(parent, theirs) == _find(parent, builder):
                 extends_builder = True
             root = _union(state, mine, theirs)
-            feats[root].open -= 2  # both sides of the shared edge are closed now
+            _feature(state, root).open -= 2  # both sides of the shared edge are closed now
         if fields_on and letter != "C":
             for half in (2 * side, 2 * side + 1):
                 _union(state, field_nodes[orient.field_at[half]], nnodes[2][nor.field_at[FACING[half]]])
@@ -715,7 +728,7 @@ def _put_figure(state: TrailsState, x: int, y: int, ref: str, seat: Seat, kind: 
         state.monasteries[(x, y)] = key
         return
     node = _segment_node(state, x, y, ref)
-    state.feats[_find(state.parent, node)].figs.append(key)
+    _feature(state, _find(state.parent, node)).figs.append(key)
     if kind == "builder":
         state.builder_node[seat] = node
 
@@ -723,10 +736,11 @@ def _put_figure(state: TrailsState, x: int, y: int, ref: str, seat: Seat, kind: 
 def _compute_placements(state: TrailsState) -> None:
     """Legal positions and rotations of the current tile (cached for the whole turn)."""
     tid = state.tile
+    assert tid is not None, "placements are computed for a drawn tile"
     tile = TILE_TYPES[tid]
     result: dict[Pos, tuple[int, ...]] = {}
     if tile.expansion == "river" and state.river_end is not None:
-        rx, ry, flow = state.river_end
+        rx, ry, _flow = state.river_end
         pattern = state.frontier.get((rx, ry))
         if pattern is not None:
             rots = tuple(r for r in _fits(tid, pattern) if _river_ok(state, tid, r))
@@ -763,6 +777,7 @@ def _river_turn(flow: int, out: int) -> int:
 def _river_ok(state: TrailsState, tid: str, rot: int) -> bool:
     """The river continues from its open end, never turns the same way twice in a row and never
     flows into an occupied square."""
+    assert state.river_end is not None, "only a river with an open end is continued"
     rx, ry, flow = state.river_end
     rivers = ORIENTED[tid][rot].rivers
     back = (flow + 2) % 4
@@ -798,6 +813,7 @@ def _figure_options(state: TrailsState, x: int, y: int, rot: int) -> list[Figure
     """The figures the player may put on the pending tile: on a segment whose connected feature
     (after the placement) holds no normal or big figure; builder/keeper where the player already has one."""
     tid = state.tile
+    assert tid is not None, "figures go on the drawn tile"
     tile = TILE_TYPES[tid]
     orient = ORIENTED[tid][rot]
     seat = state.seat
@@ -836,7 +852,7 @@ def _figure_options(state: TrailsState, x: int, y: int, rot: int) -> list[Figure
         for index, roots in enumerate(_joined(roots_per_segment)):
             occupied = own = False
             for root in roots:
-                for key in state.feats[root].figs:
+                for key in _feature(state, root).figs:
                     owner, kind = state.figures[key]
                     if kind == "normal" or kind == "big":
                         occupied = True
@@ -914,7 +930,8 @@ def _award_special(state: TrailsState, seats: list[Seat], points: int) -> None:
 
 
 def _score_completed(state: TrailsState, root: int, closer: Seat) -> list[Event]:
-    feat = state.feats[root]
+    feat = _feature(state, root)
+    assert feat.tiles is not None, "only roads and cities are completed"
     tiles = len(feat.tiles)
     seats = _majority(state, feat.figs)
     events: list[Event] = []
@@ -946,6 +963,7 @@ def _neighbourhood(state: TrailsState, x: int, y: int) -> int:
 
 def _confirm(state: TrailsState) -> list[Event]:
     seat = state.seat
+    assert state.pending is not None and state.tile is not None, "a turn is confirmed once its tile is laid"
     x, y, rot = state.pending
     tid = state.tile
     chosen = state.pending_figure
@@ -966,12 +984,11 @@ def _confirm(state: TrailsState) -> list[Event]:
     state.turns += 1
 
     parent = state.parent
-    feats = state.feats
     city_nodes, road_nodes, _ = state.nodes[(x, y)]
     done: set[int] = set()
     for node in (*city_nodes, *road_nodes):
         root = _find(parent, node)
-        if root not in done and feats[root].open == 0:
+        if root not in done and _feature(state, root).open == 0:
             done.add(root)
             events.extend(_score_completed(state, root, seat))
     if state.monasteries:
@@ -993,7 +1010,7 @@ def _confirm(state: TrailsState) -> list[Event]:
 
 def _score_monastery(state: TrailsState, key: tuple[int, int, str], final: bool) -> list[Event]:
     x, y, _ = key
-    owner, kind = state.figures[key]
+    owner, _kind = state.figures[key]
     points = 9 if not final else _neighbourhood(state, x, y)
     state.score[owner]["monasteries"] += points
     del state.monasteries[(x, y)]
@@ -1003,6 +1020,7 @@ def _score_monastery(state: TrailsState, key: tuple[int, int, str], final: bool)
 
 
 def _advance_river(state: TrailsState, tid: str, rot: int) -> None:
+    assert state.river_end is not None, "only a river with an open end flows on"
     rx, ry, flow = state.river_end
     back = (flow + 2) % 4
     outs = [side for side in ORIENTED[tid][rot].rivers if side != back]
@@ -1053,7 +1071,6 @@ def _end_game(state: TrailsState) -> list[Event]:
     state.figure_actions = []
     events: list[Event] = []
     parent = state.parent
-    feats = state.feats
     seen: set[int] = set()
     for key in list(state.figures):
         if key not in state.figures or key[2] == "monastery":
@@ -1062,16 +1079,18 @@ def _end_game(state: TrailsState) -> list[Event]:
         if root in seen:
             continue
         seen.add(root)
-        feat = feats[root]
+        feat = _feature(state, root)
         seats = _majority(state, feat.figs)
         if not seats:
             continue
         if feat.kind == "C":
+            assert feat.tiles is not None, "a city keeps its tiles"
             points = 0 if feat.special else len(feat.tiles) + feat.pennants
             _award(state, seats, "cities", points)
             events.append(Event("city_final", {"seats": seats, "tiles": len(feat.tiles), "pennants": feat.pennants,
                                                "cathedral": feat.special, "points": points}))
         elif feat.kind == "R":
+            assert feat.tiles is not None, "a road keeps its tiles"
             points = 0 if feat.special else len(feat.tiles)
             _award(state, seats, "roads", points)
             events.append(Event("road_final", {"seats": seats, "tiles": len(feat.tiles), "inn": feat.special,
@@ -1094,10 +1113,11 @@ def _end_game(state: TrailsState) -> list[Event]:
 def _score_field(state: TrailsState, feat: Feature, seats: list[Seat]) -> list[Event]:
     """3 per completed city the field borders (each city once per field); 4 for a leader with a keeper here."""
     parent = state.parent
+    assert feat.cities is not None, "a field keeps the cities it borders"
     cities = {_find(parent, node) for node in feat.cities}
-    completed = sum(1 for root in cities if state.feats[root].open == 0)
+    completed = sum(1 for root in cities if _feature(state, root).open == 0)
     keepers = {state.figures[key][0] for key in feat.figs if state.figures[key][1] == "keeper"}
-    events = []
+    events: list[Event] = []
     for seat in seats:
         points = (4 if seat in keepers else 3) * completed
         state.score[seat]["fields"] += points

@@ -61,7 +61,8 @@ def parse_figure_choice(text: str) -> Figure | None:
 
 def place_moves(state: TrailsState, x: int, y: int, rot: int) -> list[TrailsAction]:
     """Lay the drawn tile at (x, y) turned ``rot``, taking back a pending placement (and figure) first."""
-    return [UNDO] * UNDO_STEPS.get(state.phase, 0) + [place(x, y, rot)]
+    moves: list[TrailsAction] = [UNDO] * UNDO_STEPS.get(state.phase, 0)
+    return [*moves, place(x, y, rot)]
 
 
 def figure_moves(state: TrailsState, chosen: Figure | None) -> list[TrailsAction]:
