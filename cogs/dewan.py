@@ -200,10 +200,9 @@ def plan_camp(game: DewanGame, state: DewanState, seat: int, hex_: str, payment:
     notations = [f"camp {hex_}"]
     events = game.apply(work, seat, ("camp", hex_))
     for card, to in payment:
-        view = game.view(work, seat)
-        if view["phase"] != "pay":
-            raise ValueError("the camp was paid before the last card")
-        if [card, to] in view.get("picks", []):
+        if any(e.code == "camp" for e in events):
+            break  # placed: the engine played the last cards itself (forced picks)
+        if [card, to] in game.view(work, seat).get("picks", []):
             continue  # a forced pick: the engine made it already
         action: Action = ("pay", card) if to is None else ("give", card, to)
         events += game.apply(work, seat, action)
@@ -536,8 +535,10 @@ class DewanPanel(GamePanel):
             return await answer(interaction, error_text(locale, error, KEY))
         try:  # everything is read from the position before the next await
             result = self.step(table, seat, op, args, values, locale)
-        except (Stale, ValueError, IllegalAction, KeyError, IndexError):
+        except (Stale, ValueError, IllegalAction):
             return await answer(interaction, tr(locale, "panel.stale"))
+        except Exception as error:  # a bug: told with an id, nothing was played
+            return await answer(interaction, error_text(locale, error))
         if isinstance(result, Screen):
             return await self.show(interaction, result, locale, edit=True)
         outcome = await self.game_cog.play(interaction, result.notations, version)

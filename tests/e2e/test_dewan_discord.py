@@ -1,0 +1,231 @@
+"""Dewan through the real bot over the fake Discord: a 3-player game to the end through the Take turn panel
+(take, or destination / payment / confirm with its private preview), with after every board: no card of any
+hand in a public message or image, a mention of the next player only; stale and forged clicks refused
+privately with nothing changed; a restart in the middle that an open panel survives; and the /dewan
+commands answering hostile values privately and briefly."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+
+from rendering.dewan import render_board
+from tests.e2e.fake_discord import commands as cmd
+from tests.e2e.fake_discord.server import MESSAGE_COMPONENT
+from tests.e2e.harness import start_bot
+
+TURN = "pbc:dewan:turn"
+CARD = re.compile(r"\bc\d\d\b")
+HOSTILE = ["x" * 6000, "9" * 4400, "1e400", "-inf", "<@&1> @everyone \u202e\u0000"]
+
+
+def _is_board(message) -> bool:
+    return not message.ephemeral and bool(message.attachments)
+
+
+def _private(message) -> bool:
+    """A button on a public message is acknowledged silently; its answer is a private message of its own."""
+    return message.ephemeral
+
+
+def _ids(message, prefix: str) -> list[str]:
+    return [c for c in message.custom_ids() if c.startswith(prefix)]
+
+
+async def _start(fake, world, players):
+    lobby = await (await fake.slash("/game new", user=players[0], channel=world.general, game="dewan")).reply()
+    for user in players[1:]:
+        await (await fake.click(lobby, "pbc:lobby:join", user=user)).response()
+    mark = fake.mark()
+    await fake.click(lobby, "pbc:lobby:start", user=players[0])
+    return await fake.wait_for_message(world.general, _is_board, after=mark)
+
+
+async def _edited(fake, inter, message, mark: int):
+    """The panel once the bot has answered ``inter`` by editing it (acknowledged first: type 6)."""
+    assert (await inter.response()).type == 6
+    return await fake.wait_for_message(None, lambda m: m.id == message.id and not m.loading, after=mark)
+
+
+def _check_public(fake, channel, table, since: int, board) -> None:
+    """Nothing public since ``since`` names a card of a hand; the board image is the spectators' view; the
+    board mentions the next player only."""
+    game, state = table.game, table.state
+    hands = {card for seat in range(state.players) for card in game.view(state, seat)["hand"]}
+    public = game.view(state, None)
+    assert not hands & set(CARD.findall(str(public))), "a hand card in the spectators' view"
+    for message in fake.channel_messages(channel):
+        if message.seq > since and not message.ephemeral:
+            assert not CARD.findall(message.text), message.text  # cards are told by their terrains only
+    names = [s.display for s in table.seats]
+    assert board.attachments[0].data == render_board(public, names, "en")
+    if game.is_over(state):
+        assert board.mentions == [] and not board.custom_ids()
+    else:
+        (seat,) = game.to_act(state)
+        assert board.mentions == [table.seats[seat].user_id], board.content
+        assert TURN in board.custom_ids() and "pbc:hand" in board.custom_ids()
+
+
+async def _forged_values_change_nothing(fake, world, table, panel, user) -> None:
+    before = (table.version, table.game.to_json(table.state))
+    mark = fake.mark()
+    for custom_id in [*_ids(panel, "pbc:dewan:dest:"), *_ids(panel, "pbc:dewan:pay:"), *_ids(panel, "pbc:dewan:pick:"),
+                      *_ids(panel, "pbc:dewan:okr:")]:
+        for values in (["9" * 4400], ["x" * 6000], ["Z9"], ["c99g9"], ["take_9"], [], ["A1", "A2"]):
+            data = {"custom_id": custom_id, "component_type": 3, "values": values}
+            reply = await (await fake._send_interaction(MESSAGE_COMPONENT, user, world.general, data, "en-US",
+                                                        panel)).reply(lambda m: m.ephemeral and m.id != panel.id)
+            assert reply.ephemeral and "out of date" in reply.content and len(reply.content) < 300
+    assert not [m for m in fake.channel_messages(world.general) if m.seq > mark and not m.ephemeral]
+    assert (table.version, table.game.to_json(table.state)) == before
+
+
+async def test_a_three_player_game_to_the_end_through_the_panel(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    channel = world.general
+    users = {u.id: u for u in (world.alice, world.bob, world.carol)}
+    mark = fake.mark()
+    board = await _start(fake, world, list(users.values()))
+    table = bot.client.tables.tables[channel.id]
+    _check_public(fake, channel, table, 0, board)
+
+    # Not seated, and seated but not to move: private refusals, nothing public.
+    mover = users[board.mentions[0]]
+    other = next(u for u in users.values() if u is not mover)
+    for user, words in ((world.dave, "not seated"), (other, "not your turn")):
+        refusal = await (await fake.click(board, TURN, user=user)).reply(_private)
+        assert refusal.ephemeral and words in refusal.content.lower() and not refusal.custom_ids()
+
+    rng = random.Random(3)
+    seen = {"take": 0, "camp": 0, "payment choice": 0, "reward choice": 0, "stale": 0, "forged": 0, "restart": 0}
+    turns = 0
+    spare = None
+    while board.mentions:
+        user = users[board.mentions[0]]
+        since = fake.mark()
+        panel = await (await fake.click(board, TURN, user=user)).reply(_private)
+        assert panel.ephemeral and not panel.attachments
+        if turns == 1:
+            spare = await (await fake.click(board, TURN, user=user)).reply(_private)
+        if not seen["forged"] and _ids(panel, "pbc:dewan:dest:"):
+            await _forged_values_change_nothing(fake, world, table, panel, user)
+            seen["forged"] += 1
+        if turns == 12 and not seen["restart"]:  # an open panel survives a restart (its state is its ids)
+            await bot.stop()
+            bot = await start_bot(fake, make_bot)
+            table = bot.client.tables.tables[channel.id]
+            seen["restart"] += 1
+        destinations = _ids(panel, "pbc:dewan:dest:")
+        if destinations and rng.random() < 0.85:
+            options = panel.component(destinations[0])["options"]
+            mark = fake.mark()
+            panel = await _edited(fake, await fake.select(panel, destinations[0], [rng.choice(options)["value"]],
+                                                          user=user), panel, mark)
+            payments = _ids(panel, "pbc:dewan:pay:")
+            if payments:
+                seen["payment choice"] += 1
+                options = panel.component(payments[0])["options"]
+                mark = fake.mark()
+                panel = await _edited(fake, await fake.select(panel, payments[0], [rng.choice(options)["value"]],
+                                                              user=user), panel, mark)
+            assert panel.ephemeral and panel.attachments[0].image().format == "PNG"  # the preview
+            assert "route" in panel.text
+            confirms = _ids(panel, "pbc:dewan:ok:")
+            mark = fake.mark()
+            if len(confirms) > 1:
+                seen["reward choice"] += 1
+            if confirms:
+                inter = await fake.click(panel, rng.choice(confirms), user=user)
+            else:
+                select = _ids(panel, "pbc:dewan:okr:")[0]
+                inter = await fake.select(panel, select, [panel.component(select)["options"][0]["value"]], user=user)
+            seen["camp"] += 1
+        else:
+            steps = _ids(panel, "pbc:dewan:do:")
+            mark = fake.mark()
+            inter = await fake.click(panel, rng.choice(steps), user=user)
+            seen["take"] += "take" in inter.payload["data"]["custom_id"]
+        board = await fake.wait_for_message(channel, _is_board, after=mark, timeout=15)
+        assert (await inter.response()).type == 6
+        _check_public(fake, channel, table, since, board)
+        turns += 1
+        if spare is not None:  # a second panel opened at the same version: refused, nothing played
+            before = table.version
+            mark = fake.mark()
+            steps, selects = _ids(spare, "pbc:dewan:do:"), _ids(spare, "pbc:dewan:dest:")
+            inter = (await fake.click(spare, steps[0], user=user) if steps else
+                     await fake.select(spare, selects[0], [spare.component(selects[0])["options"][0]["value"]],
+                                       user=user))
+            stale = await inter.reply(lambda m, source=spare.id: m.ephemeral and m.id != source)
+            assert stale.ephemeral and "out of date" in stale.content
+            assert not [m for m in fake.channel_messages(channel) if m.seq > mark and not m.ephemeral]
+            assert table.version == before
+            seen["stale"] += 1
+            spare = None
+
+    assert all(seen.values()), seen
+    assert 30 <= turns <= 80
+    final = board
+    assert "game over" in final.content.lower()
+    scores = final.embeds[1]
+    assert scores["title"] == "Final scores" and len(scores["fields"]) == 3
+    for field in scores["fields"]:
+        assert all(word in field["value"] for word in ("Stories", "Fire", "Most fire", "Groups", "Berries"))
+    told = " ".join(m.embeds[0].get("description") or "" for m in fake.channel_messages(channel) if _is_board(m))
+    assert " places camp " in told and " takes 2 cards from the row: " in told
+    assert fake.unknown_routes == []
+    await bot.stop()
+
+
+async def test_the_hand_and_the_rules_card(fake, world, make_bot):
+    await start_bot(fake, make_bot)
+    board = await _start(fake, world, [world.alice, world.bob])
+    hand = await (await fake.click(board, "pbc:hand", user=world.alice)).reply(_private)
+    assert hand.ephemeral and hand.attachments[0].image().format == "PNG"
+    rules = await (await fake.slash("/game rules", user=world.carol, channel=world.general, game="dewan")).reply()
+    text = rules.text
+    assert rules.ephemeral and "Take turn" in text and "/dewan camp" in text
+    ru = await (await fake.slash("/game rules", user=world.carol, channel=world.general, game="dewan",
+                                 locale="ru")).reply()
+    assert "Сделать ход" in ru.text
+
+
+def _leaves(command: dict, prefix: str = "") -> list[tuple[str, list[dict]]]:
+    name = f"{prefix} {command['name']}".strip()
+    subs = [o for o in command.get("options", []) if o["type"] in (1, 2)]
+    if not subs:
+        return [(f"/{name}", command.get("options", []))]
+    return [leaf for sub in subs for leaf in _leaves(sub, name)]
+
+
+async def test_dewan_commands_answer_hostile_values_privately_and_briefly(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    board = await _start(fake, world, [world.alice, world.bob])
+    table = bot.client.tables.tables[world.general.id]
+    before = (table.version, table.game.to_json(table.state))
+    mover = world.alice if board.mentions == [world.alice.id] else world.bob
+    (dewan,) = [c for c in fake.registered_commands(world.guild) if c["name"] == "dewan"]
+    attacked = 0
+    for name, options in _leaves(dewan):
+        strings = [o for o in options if o["type"] == cmd.STRING]
+        for option, value in itertools.product(strings, HOSTILE):
+            values = {o["name"]: "C6" for o in options if o.get("required") and o is not option}
+            values[option["name"]] = value
+            mark, known = fake.mark(), {m.id for m in fake.channel_messages(world.general)}
+            for user in (mover, world.carol):
+                reply = await (await fake.slash(name, user=user, channel=world.general, options=values,
+                                                 unchecked=True)).reply()
+                attacked += 1
+                assert reply.ephemeral and len(reply.text) < 400, (name, option["name"], reply.text[:200])
+                assert "went wrong" not in reply.text
+            assert [m for m in fake.channel_messages(world.general) if m.seq > mark and m.id not in known] == []
+        for user in (mover, world.carol):  # autocomplete with hostile text: at most 25 short suggestions
+            for option in strings:
+                found = await fake.autocomplete(name, user=user, channel=world.general, focused=option["name"],
+                                                value="x" * 6000, **({"to": "C6"} if option["name"] == "pay" else {}))
+                assert len(found) <= 25
+    assert attacked >= 40
+    assert (table.version, table.game.to_json(table.state)) == before
+    assert [r.getMessage() for r in bot.errors] == []
