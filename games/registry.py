@@ -48,6 +48,7 @@ _ENTRIES: dict[str, GameEntry] = {entry.key: entry for entry in (
     GameEntry("trails", "games.trails:GAME", "rendering.trails:render_board", cog="cogs.trails"),
     GameEntry("deole", "games.deole:GAME", "rendering.deole:render_board", cog="cogs.deole"),
     GameEntry("maple", "games.maple:GAME", "rendering.maple:render_board", cog="cogs.maple"),
+    GameEntry("dewan", "games.dewan:GAME", "rendering.dewan:render_board", cog="cogs.dewan"),
 )}
 
 
