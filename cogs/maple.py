@@ -139,6 +139,7 @@ class Choice:
     group: str
     action: tuple[Any, ...]
     route: Route | None = None
+    then: tuple[Any, ...] | None = None  # a friend's play ability answered with the card
 
 
 def walk_routes(game: MapleGame, state: MapleState, seat: int, budget: int = ROUTE_BUDGET) -> list[Route]:
@@ -184,8 +185,10 @@ def position_choices(game: MapleGame, state: MapleState, seat: int) -> list[Choi
         return []
     actions = [a for a in game.legal_actions(state, seat) if a != ("undo",)]
     step = game.view(state, None)["step"]
+    if step == "card":
+        return card_choices(game, state, seat, actions)
     if step != "walk":
-        group = {"card": "card", "craft": "craft", "keep": "keep"}.get(step, "task")
+        group = {"craft": "craft", "keep": "keep"}.get(step, "task")
         return [Choice((game.format(a),), "end" if a == ("end",) else group, a) for a in actions]
     routes = walk_routes(game, state, seat)
     out = [Choice(r.notations, "dest", ("route",), r) for r in routes]
@@ -193,9 +196,48 @@ def position_choices(game: MapleGame, state: MapleState, seat: int) -> list[Choi
     return out
 
 
+OWN_STEPS = ("card", "walk", "craft", "keep", "over")  # the other steps are questions of a location or ability
+
+
+def resolved(game: MapleGame, state: MapleState) -> bool:
+    """Whether no question of an ability or location is pending (the turn is at a step of its own)."""
+    return game.view(state, None)["step"] in OWN_STEPS
+
+
+def play_answers(game: MapleGame, state: MapleState, seat: int, card: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    """A friend whose play ability asks one question (Kit's curiosity, Raccoon's favor...): its answers, to
+    offer with the card; none when the card asks nothing or more than one question. Asked on copies."""
+    work = game.from_json(game.to_json(state))
+    game.apply(work, seat, card)
+    if resolved(game, work):
+        return []
+    answers = [a for a in game.legal_actions(work, seat) if a != ("undo",)]
+    for action in answers:
+        after = game.from_json(game.to_json(work))
+        game.apply(after, seat, action)
+        if not resolved(game, after):
+            return []
+    return answers
+
+
+def card_choices(game: MapleGame, state: MapleState, seat: int, cards: list[tuple[Any, ...]]) -> list[Choice]:
+    """The cards to play; a friend's one play-ability question is folded in (one option per answer) while
+    the list stays within one select menu."""
+    out = [Choice((game.format(a),), "card", a) for a in cards]
+    for card in cards:
+        if card[0] != "friend":
+            continue
+        answers = play_answers(game, state, seat, card)
+        if answers and len(out) - 1 + len(answers) <= 25:
+            index = next(i for i, c in enumerate(out) if c.action == card and c.then is None)
+            out[index:index + 1] = [Choice((game.format(card), game.format(a)), "card", card, then=a)
+                                    for a in answers]
+    return out
+
+
 def undo_steps(game: MapleGame, state: MapleState, seat: int) -> int:
-    """How many engine steps the panel's Undo takes back: the last step, and a walk's paths with it (the
-    panel chose them with one click); 0 if nothing can be taken back."""
+    """How many engine steps the panel's Undo takes back: what its last click played (a walk's paths with
+    their stop, a card with its play ability's answer); 0 if nothing can be taken back."""
     work = game.from_json(game.to_json(state))
     count = 0
     while ("undo",) in game.legal_actions(work, seat):
@@ -203,8 +245,14 @@ def undo_steps(game: MapleGame, state: MapleState, seat: int) -> int:
         count += 1
         view = game.view(work, None)
         walk = view["turn"]["walk"]
-        if not (view["step"] == "walk" and walk and walk.get("used")):
-            break
+        if view["step"] == "walk" and walk and walk.get("used"):
+            continue
+        if view["step"] not in OWN_STEPS and ("undo",) in game.legal_actions(work, seat):
+            back = game.from_json(game.to_json(work))
+            game.apply(back, seat, ("undo",))
+            if game.view(back, None)["step"] == "card":
+                continue
+        break
     return count
 
 
@@ -277,7 +325,8 @@ def action_label(locale: str, action: tuple[Any, ...], view: dict[str, Any]) -> 
 def choice_label(locale: str, choice: Choice, view: dict[str, Any]) -> str:
     if choice.route is not None:
         return route_label(locale, choice.route, view.get("clearings", {}))
-    return action_label(locale, choice.action, view)
+    label = action_label(locale, choice.action, view)
+    return label if choice.then is None else f"{label} + {action_label(locale, choice.then, view)}"
 
 
 # -- the panel's text ------------------------------------------------------------------------------
@@ -434,17 +483,15 @@ def engine_of(table: Table) -> MapleGame:
 
 # -- the board: the turn in words, the final scores ---------------------------------------------------
 def told_events(events: list[tuple[int, Event]]) -> list[tuple[int, Event]]:
-    """The events of the turn as finally played: each step's events follow a ``STEP`` marker; an ``undone``
-    event drops the step it took back (a panel's Undo holds one marker and several ``undone``)."""
+    """The events of the turn as finally played: each step's events follow a ``STEP`` marker; each
+    ``undone`` event (an undo step holds no marker) drops the last step."""
     steps: list[list[tuple[int, Event]]] = [[]]
     for seat, event in events:
         if event.code == STEP:
             steps.append([])
         elif event.code == "undone":
-            current = steps.pop()
             if len(steps) > 1:
                 steps.pop()
-            steps.append(current)
         else:
             steps[-1].append((seat, event))
     return [item for step in steps for item in step]
@@ -549,26 +596,35 @@ def maple_error(locale: str, error: Exception) -> str | None:
 
 # -- the panel hooked into the shared board post ------------------------------------------------------
 WALK_HEADS = ("path", "from", "stop")
-SPLIT_CODES = ("walked", "mole", "arrived")  # the first event of a path, of "from V", of "stop"
 
 
-def step_chunks(outcome: MoveOutcome) -> list[list[tuple[int, Event]]]:
-    """The events of a committed act, one list per step: an act of several steps is a walk (paths, then
-    ``stop``), whose steps each begin with a known event; any other act is one step."""
-    if len(outcome.moves) <= 1 or not all(text.split()[0] in WALK_HEADS for _s, text in outcome.moves):
-        return [list(outcome.events)]
-    chunks: list[list[tuple[int, Event]]] = []
-    for item in outcome.events:
-        if item[1].code in SPLIT_CODES or not chunks:
-            chunks.append([])
-        chunks[-1].append(item)
-    return chunks
+def held_steps(outcome: MoveOutcome, before: Any, game: MapleGame) -> list[tuple[int, Event]]:
+    """The events of a committed act to hold for the board, a ``STEP`` marker before each step's events
+    (an undo step gets none: its ``undone`` event drops the step it took back). An act of several steps is
+    split by playing it again on ``before``, the position it was played on (the engine is deterministic);
+    without it, the act counts as one step."""
+    per_step: list[tuple[str, list[tuple[int, Event]]]] = []
+    if len(outcome.moves) > 1 and before is not None:
+        work = game.from_json(before)
+        for seat, text in outcome.moves:
+            per_step.append((text, [(seat, e) for e in game.apply(work, seat, game.parse(text))]))
+        if [e for _t, events in per_step for e in events] != list(outcome.events):
+            per_step = []
+    if not per_step:
+        undo = all(text == "undo" for _s, text in outcome.moves)
+        per_step = [("undo" if undo else "act", list(outcome.events))]
+    seat = outcome.moves[0][0] if outcome.moves else 0
+    held: list[tuple[int, Event]] = []
+    for text, events in per_step:
+        held += events if text == "undo" else [(seat, Event(STEP, {})), *events]
+    return held
 
 
 class MaplePanel(GamePanel):
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self.cache: dict[tuple[int, int, int], list[Choice]] = {}  # (table id, version, seat) -> choices
+        self.before: dict[int, tuple[int, Any]] = {}  # table id -> (version, state) an act of steps starts from
 
     @property
     def service(self) -> Any:
@@ -600,10 +656,9 @@ class MaplePanel(GamePanel):
         behind a marker so that Undo can drop it from the board's story; the mover sees the next question
         (the panel edits itself after a click)."""
         seat = outcome.moves[0][0] if outcome.moves else 0
-        held: list[tuple[int, Event]] = []
-        for chunk in step_chunks(outcome):
-            held += [(seat, Event(STEP, {})), *chunk]
-        await self.service.hold_events(table, held)
+        saved = self.before.pop(table.record.id, None)
+        before = saved[1] if saved and saved[0] + len(outcome.moves) == table.version else None
+        await self.service.hold_events(table, held_steps(outcome, before, engine_of(table)))
         locale = locale_of(interaction)
         text, view = self.message(table, seat, locale)
         await self.show(interaction, text, view)
@@ -640,6 +695,15 @@ class MaplePanel(GamePanel):
         labels = [choice_label(locale, c, view) for c in choices]
         can_undo = ("undo",) in game.legal_actions(table.state, seat)
         return text[:2000], panel_view(choices, labels, table.version, locale, can_undo, view["step"])
+
+    async def commit(self, interaction: discord.Interaction, notations: list[str],
+                     version: int | None = None) -> MoveOutcome | None:
+        """Play steps through ``GameCog.play`` (acknowledged, committed, answered); an act of several steps
+        keeps the position it starts from, so that the board can tell (and Undo drop) each step."""
+        table = self.service.tables.get(interaction.channel_id)
+        if len(notations) > 1 and table is not None and table.game.key == KEY and table.state is not None:
+            self.before[table.record.id] = (table.version, table.game.to_json(table.state))
+        return await self.game_cog.play(interaction, notations, version)
 
     def mover(self, interaction: discord.Interaction) -> tuple[Table, int]:
         """The caller's running Maple Valley table where it is their move, or a TableError saying why not."""
@@ -695,7 +759,7 @@ class MaplePanel(GamePanel):
             notations = []
         if not notations:
             return await answer(interaction, tr(locale, "panel.stale"))
-        outcome = await self.game_cog.play(interaction, notations, version)
+        outcome = await self.commit(interaction, notations, version)
         if outcome is not None and outcome.announce:
             await self.after_turn(interaction, outcome, seat, locale)
 
@@ -767,7 +831,7 @@ class MapleCog(commands.GroupCog, group_name=_("maple"), group_description=_("Pl
         pieces = typed_pieces(text, walk)
         if pieces is None:
             return await answer(interaction, t(locale_of(interaction), "error.notation", text=echo(text)))
-        await self.bot.get_cog("GameCog").play(interaction, pieces)
+        await self.panel.commit(interaction, pieces)
 
     @app_commands.command(name=_("turn"), description=_("Open your Maple Valley turn panel"))
     async def turn(self, interaction: discord.Interaction) -> None:

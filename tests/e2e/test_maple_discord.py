@@ -1,0 +1,279 @@
+"""Maple Valley through the real bot over the fake Discord: a 3-player game and a solo game to the end through
+the "Take turn" panel (card, destination, location choice, craft or End; Undo; the preview), stale and
+forged clicks refused, a restart in the middle, boards that mention only the next player and never show a
+hidden card, and /maple commands with hostile values."""
+
+from __future__ import annotations
+
+import json
+
+from games.maple import data as D
+from tests.e2e.fake_discord import FakeDiscord
+from tests.e2e.fake_discord.server import MESSAGE_COMPONENT
+from tests.e2e.harness import start_bot
+
+TURN = "pbc:maple:turn"
+HUGE = "9" * 4400
+
+
+def _is_board(message) -> bool:
+    return not message.ephemeral and bool(message.attachments)
+
+
+async def _start(fake: FakeDiscord, channel, players, locale: str = "en-US"):
+    lobby = await (await fake.slash("/game new", user=players[0], channel=channel, locale=locale,
+                                    game="maple")).reply()
+    for user in players[1:]:
+        await (await fake.click(lobby, "pbc:lobby:join", user=user)).response()
+    mark = fake.mark()
+    await fake.click(lobby, "pbc:lobby:start", user=players[0], locale=locale)
+    return await fake.wait_for_message(channel, _is_board, after=mark)
+
+
+async def _private(inter):
+    """The bot's private answer to a click (a message of its own: the click itself was acknowledged)."""
+    return await inter.followup(0)
+
+
+async def _after(fake: FakeDiscord, inter, panel, mark: int):
+    """The panel once the bot has answered a click on it by editing it."""
+    callback = await inter.response()
+    assert callback.type in (6, 7), callback
+    return await fake.wait_for_message(None, lambda m: m.id == panel.id, after=mark, timeout=20)
+
+
+def _ids(panel, prefix: str) -> list[str]:
+    return [i for i in panel.custom_ids() if i.startswith(prefix)]
+
+
+def _end_button(panel) -> str | None:
+    return next((i for i in _ids(panel, "pbc:maple:do:") if panel.component(i).get("style") == 1), None)
+
+
+async def _click(fake: FakeDiscord, panel, user, step: int, locale: str, seen: dict[str, int]):
+    """One answer on the panel: at the craft step a craft every other time it can, else End; elsewhere a
+    choice varied by ``step``."""
+    selects, end = _ids(panel, "pbc:maple:pick:"), _end_button(panel)
+    buttons = [i for i in _ids(panel, "pbc:maple:do:") if i != end]
+    mark = fake.mark()
+    if end and selects and step % 2 == 0:  # the craft step: craft the first favor offered
+        seen["craft"] += 1
+        options = panel.component(selects[0])["options"]
+        inter = await fake.select(panel, selects[0], [options[0]["value"]], user=user, locale=locale)
+    elif end and buttons and step % 2 == 0:
+        seen["craft"] += 1
+        inter = await fake.click(panel, buttons[0], user=user, locale=locale)
+    elif end:
+        seen["end"] += 1
+        inter = await fake.click(panel, end, user=user, locale=locale)
+    elif selects:  # varied answers, so that players gather goods for favors
+        options = panel.component(selects[0])["options"]
+        inter = await fake.select(panel, selects[0], [options[step % len(options)]["value"]], user=user,
+                                  locale=locale)
+    else:
+        inter = await fake.click(panel, buttons[step % len(buttons)], user=user, locale=locale)
+    return await _after(fake, inter, panel, mark)
+
+
+def _hidden_ids(table) -> set[str]:
+    """Cards face down now (the decks' contents) that no view has shown so far."""
+    rows = table.state.rows
+    return {card for row in rows.values() for card in row["deck"]}
+
+
+def _check_board_public(board, table, shown: set[str]) -> None:
+    """A board tells no face-down card: neither its words nor the view its image is drawn from."""
+    view_text = json.dumps(table.game.view(table.state, None))
+    hidden = _hidden_ids(table) - shown
+    for card in hidden:
+        assert f'"{card}"' not in view_text, card
+        names = {getattr(item, "name", None) for table_ in (D.FRIENDS, D.FAVORS, D.PATCHES)
+                 for key, item in table_.items() if key == card}
+        for name in filter(None, names):
+            duplicates = [n for n in (*D.DAWDLE_NAMES.values(), *(p.name for p in D.PATCHES.values()),
+                                      *(f.name for f in D.FAVORS.values())) if n == name]
+            if len(duplicates) <= 1:  # "Treasure Hunt" is a favor and a dawdle card too
+                assert name not in board.text, (card, name)
+    for row in table.game.view(table.state, None)["rows"].values():
+        shown.update(row["display"])
+        shown.update(row["discard"])
+
+
+async def _play(fake: FakeDiscord, bot, board, channel, users: dict[int, object], locale: str = "en-US",
+                restart_at: int | None = None, make_bot=None):
+    """Every turn through the panel to the end; returns the last board, the number of boards, the bot."""
+    seen = {"craft": 0, "end": 0, "boards": 1}
+    shown: set[str] = set()
+    step = 0
+    while TURN in board.custom_ids():
+        assert len(board.mentions) == 1, board.mentions  # only the next player
+        table = bot.client.tables.tables[channel.id]
+        _check_board_public(board, table, shown)
+        user = users[board.mentions[0]]
+        assert table.seats[table.game.to_act(table.state)[0]].user_id == user.id
+        mark = fake.mark()
+        panel = await _private(await fake.click(board, TURN, user=user, locale=locale))
+        assert panel.ephemeral
+        while True:
+            step += 1
+            panel = await _click(fake, panel, user, step, locale, seen)
+            if not panel.custom_ids() or "board is posted" in panel.content or "поле выложено" in panel.content:
+                break
+        board = await fake.wait_for_message(channel, _is_board, after=mark, timeout=20)
+        seen["boards"] += 1
+        if restart_at is not None and seen["boards"] == restart_at:
+            await bot.stop()
+            bot = await start_bot(fake, make_bot)
+    return board, seen, bot
+
+
+async def test_three_player_game_through_the_panel(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    channel = world.general
+    players = [world.alice, world.bob, world.carol]
+    board = await _start(fake, channel, players)
+    assert TURN in board.custom_ids() and "pbc:hand" not in board.custom_ids()  # nothing is private
+    assert "The valley is ready" in board.embeds[0]["description"]
+    users = {u.id: u for u in players}
+
+    # Not seated, and seated but not to move: private refusals, nothing posted.
+    mover = users[board.mentions[0]]
+    other = next(u for u in players if u != mover)
+    before = len(fake.channel_messages(channel))
+    for user, words in ((world.dave, "not seated"), (other, "not your turn")):
+        refusal = await _private(await fake.click(board, TURN, user=user))
+        assert refusal.ephemeral and words in refusal.content.lower() and not refusal.custom_ids()
+    assert len(fake.channel_messages(channel)) == before
+
+    # The setup choice (keep two favors), then the first real turn, with the checks along the way.
+    table = bot.client.tables.tables[channel.id]
+    while table.game.view(table.state, None)["step"] == "keep":
+        mover = users[board.mentions[0]]
+        mark = fake.mark()
+        panel = await _private(await fake.click(board, TURN, user=mover))
+        assert "Keep two" in panel.content
+        await fake.click(panel, _ids(panel, "pbc:maple:do:")[0], user=mover)
+        board = await fake.wait_for_message(channel, _is_board, after=mark)
+        assert "keeps the favors" in board.embeds[0]["description"]
+    mover = users[board.mentions[0]]
+    first = await _private(await fake.click(board, TURN, user=mover))
+    second = await _private(await fake.click(board, TURN, user=mover))
+    assert "Play a card" in first.content
+    version = table.version
+
+    # The card through the first panel; the second panel, opened at the same version, is now stale.
+    panel = await _click(fake, first, mover, 1, "en-US", {"craft": 0, "end": 0})
+    assert "Where do you walk" in panel.content
+    played = table.version
+    assert played > version
+    if _ids(second, "pbc:maple:do:"):
+        stale = await _private(await fake.click(second, _ids(second, "pbc:maple:do:")[0], user=mover))
+    else:
+        pick = _ids(second, "pbc:maple:pick:")[0]
+        stale = await _private(await fake.select(second, pick, [second.component(pick)["options"][0]["value"]],
+                                         user=mover))
+    assert stale.ephemeral and "out of date" in stale.content
+    assert table.version == played
+
+    # Forged select values: the out-of-date answer, nothing changes.
+    walk_select = _ids(panel, "pbc:maple:pick:")[0]
+    mark = fake.mark()
+    for values in ([HUGE], ["x" * 6000], ["999"], ["-1"], ["1e400"], []):
+        data = {"custom_id": walk_select, "component_type": 3, "values": values}
+        inter = await fake._send_interaction(MESSAGE_COMPONENT, mover, channel, data, "en-US", panel)
+        reply = await _private(inter)
+        assert reply.ephemeral and "out of date" in reply.content, values
+    assert not [m for m in fake.channel_messages(channel) if m.seq > mark and not m.ephemeral]
+    assert table.version == played
+
+    # A destination (the whole walk in one click), then Undo takes the walk back; walk again.
+    destinations = panel.component(walk_select)["options"]
+    assert all(" · paths " in o["label"] for o in destinations)
+    mark = fake.mark()
+    walked = await _after(fake, await fake.select(panel, walk_select, [destinations[0]["value"]], user=mover),
+                          panel, mark)
+    mark = fake.mark()
+    panel = await _after(fake, await fake.click(walked, _ids(walked, "pbc:maple:undo:")[0], user=mover),
+                         walked, mark)
+    assert "Where do you walk" in panel.content
+    walk_select = _ids(panel, "pbc:maple:pick:")[0]
+    assert panel.component(walk_select)["options"] == destinations
+    # A typist's autocomplete offers the same walks, in words; a stranger gets none.
+    found = await fake.autocomplete("/maple walk", user=mover, channel=channel, focused="route", value="")
+    assert [f["name"] for f in found[:len(destinations)]] == [o["label"] for o in destinations]
+    assert found[0]["value"].endswith("| stop")
+    assert await fake.autocomplete("/maple walk", user=world.dave, channel=channel, focused="route",
+                                   value="") == []
+    mark = fake.mark()
+    panel = await _after(fake, await fake.select(panel, walk_select, [destinations[0]["value"]], user=mover),
+                         panel, mark)
+    # Up to the craft step: the preview before ending.
+    step = 1
+    while not _ids(panel, "pbc:maple:show:") and panel.custom_ids():
+        step += 2  # odd: first choices, never a craft
+        panel = await _click(fake, panel, mover, step, "en-US", {"craft": 0, "end": 0})
+    assert "If you end the turn now" in panel.content
+    preview = await _private(await fake.click(panel, _ids(panel, "pbc:maple:show:")[0], user=mover))
+    assert preview.ephemeral and preview.attachments[0].image().format == "PNG"
+    mark = fake.mark()
+    await fake.click(panel, _end_button(panel), user=mover)
+    board = await fake.wait_for_message(channel, _is_board, after=mark)
+    told = board.embeds[0]["description"]
+    paths = destinations[0]["label"].split(" · paths ")[1].split(" · ")[0].split(", ")
+    assert told.count(" walks path ") == len(paths)  # the walk taken back is not told
+    assert "f0" not in told and " tok)" not in told  # cards and places by name, not by code
+
+    # The rest of the game, with a restart in the middle (the Take turn of an old board still works).
+    final, seen, bot = await _play(fake, bot, board, channel, users, restart_at=12, make_bot=make_bot)
+    assert final.mentions == [] and final.custom_ids() == []
+    assert "game over" in final.content.lower()
+    standings = final.embeds[1]
+    assert standings["title"] == "Final scores" and len(standings["fields"]) == 3
+    for field in standings["fields"]:
+        for part in ("favors", "friends", "patches", "leftovers", "festivities"):
+            assert part in field["value"], field
+    assert seen["craft"] > 0 and seen["boards"] >= 25
+    assert fake.unknown_routes == []
+    await bot.stop()
+
+
+async def test_solo_game_in_russian_to_the_end(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    channel = world.lounge  # any channel: one seat
+    board = await _start(fake, channel, [world.dave], locale="ru")
+    assert "Долина готова" in board.embeds[0]["description"]
+    refusal = await _private(await fake.click(board, TURN, user=world.alice))
+    assert refusal.ephemeral
+    final, seen, bot = await _play(fake, bot, board, channel, {world.dave.id: world.dave}, locale="ru")
+    assert final.mentions == [] and final.custom_ids() == []
+    standings = final.embeds[1]
+    assert standings["description"].startswith("Соло: ") and "праздник" in standings["description"]
+    assert len(standings["fields"]) == 1 and "Большой пир" in standings["fields"][0]["value"]
+    assert seen["boards"] >= 5
+    await bot.stop()
+
+
+async def test_maple_commands_answer_hostile_values_privately_and_briefly(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    channel = world.general
+    board = await _start(fake, channel, [world.alice, world.bob])
+    table = bot.client.tables.tables[channel.id]
+    before = (table.version, table.game.to_json(table.state))
+    mover = world.alice if board.mentions == [world.alice.id] else world.bob
+    await fake.wait_for_message(channel, lambda m: "game started" in m.text)  # the lobby, edited at start
+    before_ids = {m.id for m in fake.channel_messages(channel)}
+    for command, option in (("/maple card", "card"), ("/maple walk", "route"), ("/maple choose", "choice"),
+                            ("/maple craft", "favor")):
+        for value in ("x" * 6000, HUGE, "path " + HUGE, "path 4 | " * 600, "1e400", "<@&1> @everyone \u202e"):
+            for user in (mover, world.carol):
+                reply = await (await fake.slash(command, user=user, channel=channel, options={option: value},
+                                                unchecked=True)).reply()
+                assert reply.ephemeral and len(reply.text) <= 300 and "went wrong" not in reply.text, (command,
+                                                                                                     reply.text)
+    for command in ("/maple end", "/maple undo", "/maple turn"):
+        reply = await (await fake.slash(command, user=world.carol, channel=channel)).reply()
+        assert reply.ephemeral and "not seated" in reply.content.lower()
+    assert {m.id for m in fake.channel_messages(channel)} == before_ids
+    assert (table.version, table.game.to_json(table.state)) == before
+    assert [r.getMessage() for r in bot.errors] == []
+    await bot.stop()
