@@ -18,7 +18,7 @@ import asyncio
 import io
 import re
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -324,9 +324,10 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
         self.op, self.state, self.arg = op, state, arg
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> PanelButton:
-        return cls(item, match["op"], match["state"], match["arg"])
+        # The template only matches the custom ids of this panel's buttons.
+        return cls(cast(discord.ui.Button, item), match["op"], match["state"], match["arg"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         await panel_of(interaction).handle(interaction, self.op, self.state, self.arg, [])
@@ -338,9 +339,10 @@ class PanelSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEM
         self.op, self.state = op, state
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Select,
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str]) -> PanelSelect:
-        return cls(item, match["op"], match["state"])
+        # The template only matches the custom ids of this panel's selects.
+        return cls(cast(discord.ui.Select, item), match["op"], match["state"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values", [])
@@ -362,7 +364,8 @@ def notations(moves: list[TrailsAction]) -> list[str]:
 
 
 def panel_of(interaction: discord.Interaction) -> TrailsPanel:
-    return interaction.client.get_cog("GameCog").panels[KEY]
+    game_cog: Any = cast(commands.Bot, interaction.client).get_cog("GameCog")  # cogs/game.py's GameCog
+    return game_cog.panels[KEY]
 
 
 def _button(label: str, custom_id: str, style: discord.ButtonStyle = discord.ButtonStyle.secondary,
@@ -545,9 +548,10 @@ class TrailsPanel(GamePanel):
 
     def figures_for(self, table: Table, panel: PanelState) -> list[Figure]:
         """The figures that may go on the panel's chosen placement (none chosen yet: none)."""
-        if panel.spot is None or panel.rot is None:
+        spot = panel.spot
+        if spot is None or panel.rot is None:
             return []
-        return figure_options(table.state, panel.x, panel.y, panel.rot)
+        return figure_options(table.state, spot[0], spot[1], panel.rot)
 
     async def render(self, table: Table, facts: TurnFacts, panel: PanelState, locale: str,
                      figures: list[Figure]) -> dict[str, Any]:
