@@ -189,7 +189,10 @@ def position_choices(game: MapleGame, state: MapleState, seat: int) -> list[Choi
         return card_choices(game, state, seat, actions)
     if step != "walk":
         group = {"craft": "craft", "keep": "keep"}.get(step, "task")
-        return [Choice((game.format(a),), "end" if a == ("end",) else group, a) for a in actions]
+        out = [Choice((game.format(a),), "end" if a == ("end",) else group, a) for a in actions]
+        if step == "craft":
+            out += craft_and_end(game, state, seat, actions)
+        return out
     routes = walk_routes(game, state, seat)
     out = [Choice(r.notations, "dest", ("route",), r) for r in routes]
     out += [Choice((game.format(a),), "path", a) for a in actions]
@@ -233,6 +236,20 @@ def card_choices(game: MapleGame, state: MapleState, seat: int, cards: list[tupl
             out[index:index + 1] = [Choice((game.format(card), game.format(a)), "card", card, then=a)
                                     for a in answers]
     return out
+
+
+def craft_and_end(game: MapleGame, state: MapleState, seat: int, actions: list[tuple[Any, ...]]) -> list[Choice]:
+    """A craft and End in one click, for each craft after which the turn may end at once (its cube needs no
+    choice). Asked on copies."""
+    out = []
+    for action in actions:
+        if action[0] != "craft":
+            continue
+        work = game.from_json(game.to_json(state))
+        game.apply(work, seat, action)
+        if ("end",) in game.legal_actions(work, seat):
+            out.append(Choice((game.format(action), "end"), "craft_end", action, then=("end",)))
+    return out[:25]
 
 
 def undo_steps(game: MapleGame, state: MapleState, seat: int) -> int:
@@ -326,6 +343,8 @@ def choice_label(locale: str, choice: Choice, view: dict[str, Any]) -> str:
     if choice.route is not None:
         return route_label(locale, choice.route, view.get("clearings", {}))
     label = action_label(locale, choice.action, view)
+    if choice.group == "craft_end":
+        return tr(locale, "label.craft_end", favor=label)
     return label if choice.then is None else f"{label} + {action_label(locale, choice.then, view)}"
 
 
@@ -533,37 +552,72 @@ def event_words(locale: str, key: str, value: Any, clearings: dict[str, str]) ->
 
 
 SILENT = {"turn_start", "turn_end", "final_score", "undone", STEP}  # the board and the final embed say these
+OWN_SENTENCES = {"friend_played", "crafted"}  # told with this cog's own sentences (say.*)
 
 
 def event_lines(events: list[tuple[int, Event]], names: list[str], locale: str,
                 clearings: dict[str, str]) -> list[str]:
-    """The turn in sentences; a player's gains in a row make one sentence."""
+    """The turn in sentences: a walk (its paths, where it ends, what it gathered on the way) is one sentence,
+    and a player's gains in a row make one."""
     lines: list[str] = []
     gains: list[str] = []
     gainer: int | None = None
+    walk: list[str] = []  # the paths walked so far, in words
+    walker = 0
+    gathered: list[str] = []
 
-    def flush() -> None:
+    def flush_gains() -> None:
         nonlocal gains, gainer
         if gains and gainer is not None:
             lines.append(tr(locale, "say.gains", seat=names[gainer], items=items_text(locale, gains)))
         gains, gainer = [], None
 
+    def flush_walk(place: str | None) -> None:
+        nonlocal walk, gathered
+        if walk:
+            key = "say.walk" if place else "say.walk_on"
+            text = tr(locale, key, seat=names[walker], paths=", ".join(walk), place=place or "")
+            if gathered:
+                text += " " + tr(locale, "say.gathered", items=items_text(locale, gathered))
+            lines.append(text)
+        walk, gathered = [], []
+
     for _seat, event in told_events(events):
         params = event.params
-        if event.code == "gain" and isinstance(params.get("seat"), int) and 0 <= params["seat"] < len(names):
-            if gainer != params["seat"]:
-                flush()
-            gainer = params["seat"]
+        seat = params.get("seat")
+        if not (isinstance(seat, int) and 0 <= seat < len(names)):
+            seat = None
+        if event.code == "walked" and seat is not None:
+            flush_gains()
+            walker = seat
+            by = params.get("by", "main")
+            walk.append(str(params["path"]) if by == "main" else f"{params['path']} ({tr(locale, f'by.{by}')})")
+            continue
+        if event.code == "arrived" and walk:
+            flush_walk(place_name(locale, str(params.get("location")), clearings))
+            continue
+        if event.code == "gain" and seat is not None:
+            if walk:  # a curiosity spot on the way
+                gathered += [params["item"]] * int(params.get("count", 1))
+                continue
+            if gainer != seat:
+                flush_gains()
+            gainer = seat
             gains += [params["item"]] * int(params.get("count", 1))
             continue
-        flush()
+        flush_gains()
+        flush_walk(None)
         if event.code in SILENT:
             continue
         words = {k: seat_label(names, k, event_words(locale, k, v, clearings)) for k, v in params.items()}
+        if event.code in OWN_SENTENCES:
+            lines.append(tr(locale, f"say.{event.code}", **words))
+            continue
         text = tr(locale, f"event.{event.code}", **words)
         if text != f"{KEY}.event.{event.code}":
             lines.append(text)
-    flush()
+    flush_gains()
+    flush_walk(None)
     return lines
 
 

@@ -220,7 +220,8 @@ async def test_three_player_game_through_the_panel(fake, world, make_bot):
     board = await fake.wait_for_message(channel, _is_board, after=mark)
     told = board.embeds[0]["description"]
     paths = destinations[0]["label"].split(" · paths ")[1].split(" · ")[0].split(", ")
-    assert told.count(" walks path ") == len(paths)  # the walk taken back is not told
+    (walk,) = [line for line in told.split("\n") if " walks paths " in line]  # the walk taken back is untold
+    assert [p.split(" ")[0] for p in walk.split(" walks paths ")[1].split(" to ")[0].split(", ")] == paths
     assert "f0" not in told and " tok)" not in told  # cards and places by name, not by code
 
     # The rest of the game, with a restart in the middle (the Take turn of an old board still works).
