@@ -93,6 +93,7 @@ ELIMINATED = "@eliminated"  # move-log entry for a seat removed by the clock or 
 REPLACED_BY_AI = "@replaced_by_ai"  # move-log entry for a seat handed to an AI player instead
 MOVE = "@move"  # a held entry that is a move (in notation), beside the held events
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 30, 14 * 86400
+DEFAULT_TURN_SECONDS = 86400
 PAUSES_PER_PLAYER = 2
 REMINDER_MIN_TURN_SECONDS = 10 * 60  # shorter turns are played live: no reminders
 RESUME_WAIT_SECONDS = 120  # others seated may resume someone's pause after this long
@@ -294,7 +295,7 @@ class TableService:
     # -- lobby ----------------------------------------------------------------------------------
     async def create(
         self, guild_id: int | None, channel_id: int, game_key: str, host_id: int, host_name: str,
-        options: dict[str, Any] | None = None, seed: int | None = None, turn_seconds: int = 86400,
+        options: dict[str, Any] | None = None, seed: int | None = None, turn_seconds: int = DEFAULT_TURN_SECONDS,
         settings: TableSettings | None = None,
     ) -> Table:
         game, stored = self.check_new(channel_id, game_key, options)
@@ -756,6 +757,10 @@ class TableService:
         if count:
             table.record.held_events = table.record.held_events[count:]
             await self.store.set_held_events(table.record.id, table.record.held_events)
+
+    async def set_lobby_message(self, table: Table, message_id: int) -> None:
+        table.record.lobby_message_id = message_id
+        await self.store.set_lobby_message(table.record.id, message_id)
 
     async def set_board_due(self, table: Table, due: bool) -> None:
         """Whether the table's latest board still has to be posted (remembered across restarts)."""

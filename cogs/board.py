@@ -94,7 +94,7 @@ class BoardPoster:
     post_retry_delay = 2.0  # one more try after discord.py's own retries gave up, before the reposts
 
     async def post_board(self, interaction: discord.Interaction, outcome: MoveOutcome, headline: str | None,
-                         locale: str) -> None:
+                         locale: str) -> discord.Message | None:
         """The board after a player's command or click; a slash command's private "thinking" becomes a
         short answer pointing at it (or saying it will come when Discord lets it through)."""
         message = await self.send_board(outcome, headline, locale)
@@ -102,6 +102,10 @@ class BoardPoster:
             own = locale_of(interaction)
             await answer(interaction, t(own, "game.board_posted", link=message.jump_url) if message is not None
                          else t(own, "game.board_later"))
+        return message
+
+    async def on_board_posted(self, outcome: MoveOutcome, message: discord.Message) -> None:
+        """After a board is posted (the game cog updates the lobby with the last one)."""
 
     async def announce_timeout(self, outcome: MoveOutcome) -> None:
         """Called by the turn clock: say what the clock did, in the table's channel."""
@@ -249,4 +253,5 @@ class BoardPoster:
             return None
         await self.service.forget_held_events(table, held)
         await self.service.set_board_due(table, False)
+        await self.on_board_posted(outcome, posted)
         return posted

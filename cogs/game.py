@@ -15,8 +15,10 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 import rendering
+from bot.discord_calls import deliver
 from bot.i18n import t
 from bot.tables import (
+    DEFAULT_TURN_SECONDS,
     PAUSES_PER_PLAYER,
     REPLACED_BY_AI,
     BrokenTable,
@@ -32,6 +34,7 @@ from bot.tables import (
 )
 from cogs.board import BoardPoster, GamePanel, HandView
 from cogs.common import (
+    REPLY_RETRY_DELAYS,
     ack,
     answer,
     detached,
@@ -93,17 +96,53 @@ def settings_text(table: Table, locale: str) -> str:
              language=t(locale, f"settings.language.{public_locale(table, locale)}"))
 
 
-def lobby_embed(table: Table, locale: str) -> discord.Embed:
+def settings_changed(table: Table, locale: str) -> str:
+    """The settings that differ from the defaults, briefly (the lobby's footer); ``/game settings`` has all."""
+    settings, default = table.settings, TableSettings()
+    parts = []
+    if table.record.turn_seconds != DEFAULT_TURN_SECONDS:
+        parts.append(t(locale, "settings.part.turn_time", value=format_duration(table.record.turn_seconds, locale)))
+    if settings.reminders != default.reminders:
+        parts.append(t(locale, "settings.part.reminders", value=format_reminders(settings.reminders, locale)))
+    if settings.timeout != default.timeout:
+        parts.append(t(locale, "settings.part.timeout", value=t(locale, f"settings.timeout.{settings.timeout}")))
+    if settings.ai_replaces:
+        parts.append(t(locale, "settings.part.ai_replaces"))
+    if settings.resume_wait != default.resume_wait:
+        parts.append(t(locale, "settings.part.resume_wait", value=format_duration(settings.resume_wait, locale)))
+    return " · ".join(parts)
+
+
+def lobby_embed(table: Table, locale: str, board_url: str | None = None, closed_by: str | None = None) -> discord.Embed:
+    """The lobby message through the table's life: open (seats, Join/Start), started (seats, who plays first,
+    a link to the first board), finished (the result, a link to the last board) or closed."""
     name = table.game.names.get(locale, table.game.key)
-    open_ = table.record.status == "lobby"
-    embed = discord.Embed(title=t(locale, "lobby.title" if open_ else "lobby.title_started", game=name),
-                          colour=discord.Colour.blurple() if open_ else discord.Colour.dark_grey())
+    status = "aborted" if closed_by is not None else table.record.status
+    colours = {"lobby": discord.Colour.blurple(), "playing": discord.Colour.green()}
+    embed = discord.Embed(title=t(locale, f"lobby.title_{status}", game=name),
+                          colour=colours.get(status, discord.Colour.dark_grey()))
     host = next((s.display for s in table.seats if s.user_id == table.record.host_id), "?")
-    embed.description = t(locale, "lobby.host" if open_ else "lobby.started", host=host)
-    embed.add_field(name=t(locale, "lobby.seats"), value="\n".join(f"{i + 1}. {n}" for i, n in enumerate(seat_names(table))))
-    options = ", ".join(option_summary(table, name, value, locale)
-                        for name, value in table.record.options.items() if value != "")  # unset text options
-    embed.set_footer(text="\n".join(filter(None, [options, settings_text(table, locale)])))
+    lines = [t(locale, "lobby.host" if status == "lobby" else "lobby.hosted", host=host)]
+    if status == "playing" and table.state is not None:
+        first = [table.seats[s].display for s in table.game.to_act(table.state)]
+        lines.append(t(locale, "lobby.started", players=", ".join(first)))
+    if status == "finished" and table.state is not None:
+        names = seat_names(table)
+        lines += [f"{p.rank}. {names[p.seat]}: {p.score}" for p in table.game.result(table.state).ranking]
+    if status == "aborted":
+        lines.append(t(locale, "lobby.aborted", player=closed_by))
+    if board_url:
+        lines.append(t(locale, "lobby.first_board" if status == "playing" else "lobby.last_board", link=board_url))
+    embed.description = "\n".join(lines)
+    if status != "finished":
+        embed.add_field(name=t(locale, "lobby.seats"),
+                        value="\n".join(f"{i + 1}. {n}" for i, n in enumerate(seat_names(table))))
+    defaults = {spec.name: spec.format(spec.default) for spec in table.game.option_specs}
+    options = ", ".join(option_summary(table, name, value, locale)  # the options chosen, not the defaults
+                        for name, value in table.record.options.items() if value != defaults.get(name))
+    footer = "\n".join(filter(None, [options, settings_changed(table, locale)]))
+    if footer:
+        embed.set_footer(text=footer)
     return embed
 
 
@@ -224,7 +263,7 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
                   language: str | None = None) -> None:
         locale = locale_of(interaction)
         try:  # everything but the write is checked before the answer: refusals stay private
-            seconds = parse_duration(turn_time) if turn_time else 86400
+            seconds = parse_duration(turn_time) if turn_time else DEFAULT_TURN_SECONDS
             settings = TableSettings(**settings_changes(reminders, timeout, ai_replaces, resume_wait, language or locale))
             self.service.check_new(where(interaction), game, parse_options(options))
         except (TableError, IllegalAction) as error:
@@ -237,7 +276,26 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
         except (TableError, IllegalAction) as error:
             return await answer(interaction, error_text(locale, error, game if registry.has(game) else None))
         locale = public_locale(table, locale)
-        await publish(interaction, embed=lobby_embed(table, locale), view=detached(LobbyView(self, locale)))
+        lobby = await publish(interaction, embed=lobby_embed(table, locale), view=detached(LobbyView(self, locale)))
+        if lobby is not None:
+            await self.service.set_lobby_message(table, lobby.id)
+
+    async def refresh_lobby(self, table: Table, board_url: str | None = None, closed_by: str | None = None) -> None:
+        """Edit the table's lobby message to where the table is now (seats, started, finished, closed)."""
+        message_id = table.record.lobby_message_id
+        found = await self.channel_of(table) if message_id is not None else None
+        if found is None or message_id is None:
+            return
+        channel, locale = found
+        view = detached(LobbyView(self, locale)) if table.record.status == "lobby" and closed_by is None else None
+        embed = lobby_embed(table, locale, board_url, closed_by)
+        await deliver(lambda: channel.get_partial_message(message_id).edit(embed=embed, view=view),
+                      f"the lobby of table {table.record.id}", REPLY_RETRY_DELAYS)
+
+    async def on_board_posted(self, outcome: MoveOutcome, message: discord.Message) -> None:
+        """At the end, the lobby shows the result and links to the last board."""
+        if outcome.finished:
+            await self.refresh_lobby(outcome.table, message.jump_url)
 
     async def lobby_change(self, interaction: discord.Interaction, change: str) -> None:
         locale = locale_of(interaction)
@@ -252,10 +310,10 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
         locale = public_locale(table, locale)
         if interaction.message is not None:  # the lobby's own button: the lobby is edited
             await publish(interaction, embed=lobby_embed(table, locale), view=detached(LobbyView(self, locale)))
-        else:
+        else:  # /game join or leave: the lobby is edited in place, the player answered privately
+            await self.refresh_lobby(table)
             key = "lobby.joined" if change == "join" else "lobby.left"
-            await publish(interaction, t(locale, key, player=interaction.user.display_name),
-                          embed=lobby_embed(table, locale))
+            await answer(interaction, t(locale_of(interaction), key, player=interaction.user.display_name))
 
     @app_commands.command(name=_("join"), description=_("Take a seat at this channel's table"))
     async def join(self, interaction: discord.Interaction) -> None:
@@ -279,10 +337,12 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
             return await answer(interaction, error_text(locale, error, table.game.key if table else None))
         table = outcome.table
         locale = public_locale(table, locale)
-        if interaction.message is not None:  # the lobby's Start button: the lobby loses its buttons
-            await publish(interaction, embed=lobby_embed(table, locale), view=None)
         seats = ", ".join(seat_names(table))
-        await self.post_board(interaction, outcome, t(locale, "game.started", game=table.game.names.get(locale, table.game.key), seats=seats), locale)
+        headline = t(locale, "game.started", game=table.game.names.get(locale, table.game.key), seats=seats)
+        board = await self.post_board(interaction, outcome, headline, locale)
+        # The lobby loses its buttons and links to the first board (or, if that is still to come, says
+        # the game started: the board's own post links it then).
+        await self.refresh_lobby(table, board.jump_url if board is not None else None)
 
     @ai.command(name=_("add"), description=_("Add an AI seat (host)"))
     async def ai_add(self, interaction: discord.Interaction) -> None:
@@ -300,7 +360,8 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
             table = await change(where(interaction), interaction.user.id)
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
-        await publish(interaction, embed=lobby_embed(table, public_locale(table, locale)))
+        await self.refresh_lobby(table)  # the lobby shows the new seat list in place
+        await answer(interaction, t(locale, "game.done"))
 
     @app_commands.command(name=_("abort"), description=_("Close this channel's table (host or Manage Channels)"))
     async def abort(self, interaction: discord.Interaction) -> None:
@@ -312,6 +373,7 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
             return await answer(interaction, error_text(locale, error))
         if not isinstance(table, BrokenTable):
             locale = public_locale(table, locale)
+            await self.refresh_lobby(table, closed_by=interaction.user.display_name)
         await publish(interaction, t(locale, "lobby.aborted", player=interaction.user.display_name))
 
     # -- clock and host controls ----------------------------------------------------------------
@@ -400,6 +462,9 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
         locale = public_locale(table, locale)
+        if table.record.status == "lobby":  # the lobby shows them in place
+            await self.refresh_lobby(table)
+            return await answer(interaction, t(locale_of(interaction), "game.done"))
         await publish(interaction, t(locale, "clock.settings", settings=settings_text(table, locale)))
 
     @app_commands.command(name=_("mine"), description=_("Your tables in this server where it is your turn"))

@@ -54,6 +54,7 @@ class TableRecord:
     held_events: list[Any] = field(default_factory=list)  # [seat, code, params] not told in the channel yet
     board_due: bool = False  # the latest turn's board has not been posted yet
     load_error: str | None = None  # the stored row could not be decoded (the table is set aside)
+    lobby_message_id: int | None = None  # the lobby message, edited as the table lives
 
 
 class Store(ABC):
@@ -109,6 +110,9 @@ class Store(ABC):
 
     @abstractmethod
     async def set_board_due(self, table_id: int, due: bool) -> None: ...
+
+    @abstractmethod
+    async def set_lobby_message(self, table_id: int, message_id: int) -> None: ...
 
     @abstractmethod
     async def set_held_events(self, table_id: int, events: list[Any]) -> None: ...

@@ -132,7 +132,8 @@ class SqliteStore(Store):
     async def _tables(self, where: str, params: tuple[Any, ...]) -> list[TableRecord]:
         async with self.db.execute(
             "SELECT id, guild_id, channel_id, game, options, status, host_id, seed, created_at, finished_at,"
-            f" turn_seconds, deadline, paused_at, paused_by, time_left, reminders_sent, settings, held_events, board_due"
+            f" turn_seconds, deadline, paused_at, paused_by, time_left, reminders_sent, settings, held_events, board_due,"
+            " lobby_message_id"
             f" FROM game_tables WHERE {where}",
             params,
         ) as cursor:
@@ -143,7 +144,8 @@ class SqliteStore(Store):
                 record = TableRecord(row[0], row[1], row[2], row[3], json.loads(row[4]), *row[5:10],
                                      turn_seconds=row[10], deadline=row[11], paused_at=row[12], paused_by=row[13],
                                      time_left=row[14], reminders_sent=row[15], settings=json.loads(row[16]),
-                                     held_events=json.loads(row[17]), board_due=bool(row[18]))
+                                     held_events=json.loads(row[17]), board_due=bool(row[18]),
+                                     lobby_message_id=row[19])
             except (TypeError, ValueError) as error:  # one bad row is reported with its table, not raised
                 record = TableRecord(row[0], row[1], row[2], str(row[3]), {}, row[5], row[6], 0, 0.0,
                                      load_error=f"unreadable row: {error}")
@@ -217,6 +219,10 @@ class SqliteStore(Store):
 
     async def set_board_due(self, table_id: int, due: bool) -> None:
         await self.db.execute("UPDATE game_tables SET board_due = ? WHERE id = ?", (int(due), table_id))
+        await self.db.commit()
+
+    async def set_lobby_message(self, table_id: int, message_id: int) -> None:
+        await self.db.execute("UPDATE game_tables SET lobby_message_id = ? WHERE id = ?", (message_id, table_id))
         await self.db.commit()
 
     async def set_held_events(self, table_id: int, events: list[Any]) -> None:

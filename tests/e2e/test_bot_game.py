@@ -99,6 +99,9 @@ async def test_a_real_game_to_the_end_through_game_move_and_its_autocomplete(fak
     mark = fake.mark()
     await fake.click(lobby, "pbc:lobby:start", user=world.alice)
     board = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+    # The lobby follows the table's life: started, with a link to the first board, buttons gone.
+    started = await fake.wait_for_message(channel, lambda m: m.id == lobby.id and "first board" in m.text)
+    assert "game started" in started.text and str(board.id) in started.text and not started.custom_ids()
     rng, moves, boards, steps = random.Random(3), 0, 1, 0
     user = users[board.mentions[0]]
     while "game over" not in board.content.lower():
@@ -122,6 +125,8 @@ async def test_a_real_game_to_the_end_through_game_move_and_its_autocomplete(fak
             assert len(board.mentions) == 1
             user = users[board.mentions[0]]
     assert board.mentions == [] and boards == 25 and steps >= 24  # the start, then one board per tile
+    finished = await fake.wait_for_message(channel, lambda m: m.id == lobby.id and "last board" in m.text)
+    assert "game over" in finished.text and str(board.id) in finished.text and "1. " in finished.text
     standings = board.embeds[0]["fields"][0]["value"]
     assert "Alice" in standings and "Bob" in standings
     table = await bot.client.store.latest_table(channel.id)

@@ -32,7 +32,9 @@ async def started_trails(fake, world):
     await (await fake.click(lobby, "pbc:lobby:join", user=world.bob)).response()
     mark = fake.mark()
     await fake.click(lobby, "pbc:lobby:start", user=world.alice)
-    return await fake.wait_for_message(world.general, lambda m: bool(m.attachments), after=mark)
+    board = await fake.wait_for_message(world.general, lambda m: bool(m.attachments), after=mark)
+    await fake.wait_for_message(world.general, lambda m: m.id == lobby.id and "first board" in m.text)
+    return board
 
 
 async def test_every_string_option_answers_hostile_values_clearly(fake, world, make_bot):

@@ -47,7 +47,9 @@ async def open_table(fake, world, game: str, *players, options: str = "", **sett
         await (await fake.click(lobby, "pbc:lobby:join", user=user)).response()
     mark = fake.mark()
     await fake.click(lobby, "pbc:lobby:start", user=world.alice)
-    return await fake.wait_for_message(world.general, has_image, after=mark)
+    board = await fake.wait_for_message(world.general, has_image, after=mark)
+    await fake.wait_for_message(world.general, lambda m: m.id == lobby.id and "first board" in m.text)
+    return board
 
 
 async def test_every_synced_command_is_in_english_and_russian(fake, world, make_bot):
@@ -260,12 +262,11 @@ async def test_table_settings_at_creation_and_by_the_host_only(fake, world, make
     bad = await (await fake.slash("/game settings", user=world.alice, channel=world.general,
                                   reminders="sometimes")).reply()
     assert bad.ephemeral and "sometimes" in bad.content
-    mark = fake.mark()
     done = await (await fake.slash("/game settings", user=world.admin, channel=world.general,
                                    resume_wait="1m", timeout="eliminate")).reply()  # Manage Channels
     assert done.ephemeral and done.content == "Done."
-    changed = await public_since(fake, mark, "after 1m")  # the channel reads the new settings
-    assert "first miss" in changed.content
+    changed = await fake.wait_for_message(world.general, lambda m: m.id == lobby.id and "after 1m" in m.text)
+    assert "first miss" in changed.text  # the lobby shows the new settings in place
     shown = await (await fake.slash("/game settings", user=world.bob, channel=world.general)).reply()
     assert shown.ephemeral and "turn time 10m" in shown.content and "after 1m" in shown.content
 
@@ -341,7 +342,7 @@ async def test_a_table_speaks_one_language_in_the_channel_and_each_player_theirs
     ru, en = catalog("ru"), catalog("en")
     lobby = await (await fake.slash("/game new", user=world.alice, channel=world.general, locale="ru",
                                     options={"game": "nim", "options": "pile=3"})).reply()
-    assert lobby.embeds[0]["title"] == ru["lobby.title"].format(game="Ним")  # the host's language
+    assert lobby.embeds[0]["title"] == ru["lobby.title_lobby"].format(game="Ним")  # the host's language
     await (await fake.click(lobby, "pbc:lobby:join", user=world.bob, locale="en-US")).response()
     # bob's English client does not switch the channel's lobby
     await fake.wait_for_message(world.general, lambda m: m.id == lobby.id and "Bob" in m.text
@@ -496,3 +497,20 @@ async def test_mine_lists_my_turns_across_the_server_and_history_the_moves(fake,
     await fake.wait_for_message(world.general, has_image, after=mark)
     history = await (await fake.slash("/game history", user=world.dave, channel=world.general)).reply()
     assert history.ephemeral and "1. Alice: take 3" in history.content
+
+
+async def test_the_lobby_message_follows_the_tables_life(fake, world, make_bot):
+    await start_bot(fake, make_bot)
+    lobby = await (await fake.slash("/game new", user=world.alice, channel=world.general,
+                                    options={"game": "nim", "turn_time": "10m"})).reply()
+    assert lobby.embeds[0]["footer"]["text"] == "turn time 10m"  # only what differs from the defaults
+    mark = fake.mark()
+    added = await (await fake.slash("/game ai add", user=world.alice, channel=world.general)).reply()
+    assert added.ephemeral  # the lobby is edited in place; no copy of it is posted
+    edited = await fake.wait_for_message(world.general, lambda m: m.id == lobby.id and "AI 1" in m.text)
+    assert [m for m in fake.channel_messages(world.general) if m.seq > mark and m.id != lobby.id] == []
+    await (await fake.slash("/game settings", user=world.alice, channel=world.general, timeout="eliminate")).reply()
+    await fake.wait_for_message(world.general, lambda m: m.id == lobby.id and "first miss" in m.text)
+    await (await fake.slash("/game abort", user=world.alice, channel=world.general)).reply()
+    closed = await fake.wait_for_message(world.general, lambda m: m.id == lobby.id and "table closed" in m.text)
+    assert not closed.custom_ids() and "closed by Alice" in closed.text and edited.id == lobby.id
