@@ -87,6 +87,17 @@ def cards_text(cards: Iterable[str], locale: str) -> str:
     return ", ".join(card_text(card, locale) for card in cards) or "-"
 
 
+def plural(locale: str, word: str, count: int) -> str:
+    """``a card`` / ``2 cards``, ``1 карту`` / ``3 карты`` / ``5 карт``: ``plural.<word>.one|few|many``."""
+    n = abs(count)
+    if locale == "ru":
+        form = ("one" if n % 10 == 1 and n % 100 != 11
+                else "few" if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else "many")
+    else:
+        form = "one" if n == 1 else "many"
+    return tr(locale, f"plural.{word}.{form}", n=count)
+
+
 def own_card(card: str, locale: str) -> str:
     """A card of the player's own hand, for their private panel: ``c16 (forest · fire)``."""
     return f"{card} ({card_text(card, locale)})"
@@ -96,7 +107,7 @@ def story_text(tile: str, locale: str) -> str:
     """A story tile: ``t07: mountain + crystal · 3 points · fire``."""
     needs, points, fire = D.STORIES[tile]
     text = tr(locale, "story_tile", tile=tile, needs=" + ".join(tr(locale, f"term.{n}") for n in needs),
-              points=points)
+              points=plural(locale, "point", points))
     return f"{text} · {tr(locale, 'term.fire')}" if fire else text
 
 
@@ -231,7 +242,13 @@ def event_line(event: Event, names: list[str], locale: str) -> str | None:
         return tr(locale, "say.dewan", player=player)
     if code == "took":
         cards = str(p["cards"]).split()
-        return tr(locale, "say.took", player=player, cards=cards_text(cards, locale), count=len(cards))
+        return tr(locale, "say.took", player=player, cards=cards_text(cards, locale),
+                  count=plural(locale, "card", len(cards)))
+    if code == "story_completed":
+        return tr(locale, "say.story_completed", player=player, tile=p["tile"],
+                  points=plural(locale, "point", int(p["points"])))
+    if code == "cards_drawn":
+        return tr(locale, "say.cards_drawn", player=player, cards=plural(locale, "card", int(p["count"])))
     if code == "camp":
         key = "say.camp_paid" if p.get("cards") else "say.camp"
         return tr(locale, key, player=player, slot=p["slot"], hex=p["hex"], route=str(p["route"]).replace("-", "–"),
@@ -255,7 +272,8 @@ def final_embed(table: Table, locale: str) -> discord.Embed:
     hands = {s["seat"]: s["hand_count"] for s in table.game.view(table.state, None)["seats"]}
     embed = discord.Embed(title=tr(locale, "final.title"), colour=discord.Colour.gold())
     for player in result.ranking[:25]:
-        name = tr(locale, "final.player", rank=player.rank, player=names[player.seat], score=player.score)
+        name = tr(locale, "final.player", rank=player.rank, player=names[player.seat],
+                  score=plural(locale, "point", player.score))
         if player.eliminated:
             name += tr(locale, "final.out")
         value = tr(locale, "final.breakdown", hand=hands.get(player.seat, 0), **player.breakdown)

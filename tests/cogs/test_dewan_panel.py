@@ -167,6 +167,6 @@ def test_the_score_pad_names_every_row(locale: str) -> None:
     assert embed.title == t(locale, "dewan.final.title") and len(embed.fields) == 3
     result = GAME.result(state)
     for field, player in zip(embed.fields, result.ranking, strict=True):
-        assert field.name.startswith(f"{player.rank}. {NAMES[player.seat]}: {player.score}")
+        assert field.name.startswith(f"{player.rank}. {NAMES[player.seat]}: {player.score} ")
         for key in ("story", "fire", "fire_bonus", "groups", "berries"):
             assert str(player.breakdown[key]) in (field.value or "")
