@@ -1,0 +1,174 @@
+"""The Maple Valley panel's pure parts: the destinations it offers are walks the engine accepts, Undo takes
+back what one click played, the board tells the turn without the steps taken back, labels and sentences
+are in words in both languages, and forged or hostile values are refused before the engine sees them."""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+from bot.tables import MoveOutcome
+from cogs.maple import (
+    STEP,
+    choice_label,
+    event_lines,
+    final_embed,
+    held_steps,
+    number,
+    position_choices,
+    told_events,
+    typed_pieces,
+    undo_steps,
+)
+from games.core import Event
+from games.maple import GAME
+
+NAMES = ["Alice", "Bob", "Carol"]
+
+
+def _copy(state):
+    return GAME.from_json(GAME.to_json(state))
+
+
+def _positions(players: int, seed: int, limit: int = 400):
+    """Positions of a game played with the panel's choices (varied by a seeded generator)."""
+    state = GAME.setup(players, {}, seed)
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if GAME.is_over(state):
+            return
+        seat = GAME.to_act(state)[0]
+        choices = position_choices(GAME, state, seat)
+        yield state, seat, choices
+        choice = rng.choice(choices)
+        for text in choice.notations:
+            GAME.apply(state, seat, GAME.parse(text))
+
+
+def test_every_choice_is_played_by_the_engine_and_destinations_end_where_they_say():
+    walks = 0
+    for players, seed in ((1, 3), (3, 5), (5, 8)):
+        for state, seat, choices in _positions(players, seed):
+            assert choices
+            assert len({c.notations for c in choices}) == len(choices)  # no choice twice
+            for choice in choices:
+                work = _copy(state)
+                events = [e for text in choice.notations for e in GAME.apply(work, seat, GAME.parse(text))]
+                if choice.route is not None:
+                    walks += 1
+                    arrived = [e for e in events if e.code == "arrived"]
+                    assert arrived and arrived[0].params["location"] == choice.route.to
+    assert walks > 50
+
+
+def test_one_destination_per_place_with_the_fewest_map_tokens():
+    for state, seat, choices in _positions(3, 11):
+        routes = [c.route for c in choices if c.route is not None]
+        assert len({r.to for r in routes}) == len(routes)
+        singles = [c for c in choices if c.group == "path" and c.action[0] == "path" and c.action[2] == "main"]
+        for single in singles:  # a destination one main path away costs no token
+            work = _copy(state)
+            GAME.apply(work, seat, single.action)
+            if ("stop",) in GAME.legal_actions(work, seat):
+                there = GAME.view(work, None)["turn"]["walk"]["at"]
+                assert any(r.to == there and r.tokens == 0 for r in routes)
+
+
+def test_undo_takes_back_what_one_click_played():
+    checked = 0
+    for state, seat, choices in _positions(3, 21, limit=120):
+        for choice in choices:
+            if GAME.view(state, None)["step"] not in ("walk", "card") or not choice.notations:
+                continue
+            work = _copy(state)
+            before = GAME.to_json(work)
+            for text in choice.notations:
+                GAME.apply(work, seat, GAME.parse(text))
+            if GAME.to_act(work) != [seat] or GAME.view(work, None)["step"] in ("card",):
+                continue  # the turn ended (nothing to take back)
+            count = undo_steps(GAME, work, seat)
+            if count != len(choice.notations):
+                continue  # a hidden card was revealed: Undo stops there
+            for _ in range(count):
+                GAME.apply(work, seat, ("undo",))
+            after = GAME.to_json(work)
+            assert {k: after[k] for k in ("seats", "ctx", "supply")} == {k: before[k] for k in ("seats", "ctx", "supply")}
+            checked += 1
+    assert checked > 20
+
+
+def test_the_board_leaves_out_the_steps_taken_back():
+    walk = [Event(STEP), Event("walked", {"seat": 0, "path": 4, "to": "C", "by": "main"}),
+            Event(STEP), Event("arrived", {"seat": 0, "location": "C", "paths": 1})]
+    events = [(0, e) for e in [Event(STEP), Event("friend_played", {"seat": 0, "friend": "s1", "type": "F"}),
+                               *walk, Event("undone", {"seat": 0}), Event("undone", {"seat": 0}),
+                               Event(STEP), Event("walked", {"seat": 0, "path": 1, "to": "GM1", "by": "tok"}),
+                               Event(STEP), Event("arrived", {"seat": 0, "location": "GM1", "paths": 1})]]
+    told = [e.code for _s, e in told_events(events)]
+    assert told == ["friend_played", "walked", "arrived"]
+    lines = event_lines(events, NAMES, "en", {})
+    assert lines == ["Alice plays Bunny and walks forest paths.",
+                     "Alice walks paths 1 (map token) to Maple Grove (GM1)."]
+    ru = event_lines(events, NAMES, "ru", {})
+    assert ru[1] == "Alice проходит пути 1 (жетон карты); конец похода: кленовая роща (GM1)."
+
+
+def test_an_act_of_several_steps_is_held_step_by_step():
+    state = next(s for s, _seat, c in _positions(3, 5) if any(ch.route and len(ch.notations) > 2 for ch in c))
+    seat = GAME.to_act(state)[0]
+    route = next(c for c in position_choices(GAME, state, seat) if c.route and len(c.notations) > 2)
+    before = GAME.to_json(state)
+    work = _copy(state)
+    events = [(seat, e) for text in route.notations for e in GAME.apply(work, seat, GAME.parse(text))]
+    outcome = MoveOutcome(SimpleNamespace(), [(seat, n) for n in route.notations], events, False, [seat],
+                          announce=False)
+    held = held_steps(outcome, before, GAME)
+    assert [e.code for _s, e in held].count(STEP) == len(route.notations)
+    undo = MoveOutcome(SimpleNamespace(), [(seat, "undo")] * 2, [(seat, Event("undone", {"seat": seat}))] * 2,
+                       False, [seat], announce=False)
+    assert [e.code for _s, e in held_steps(undo, None, GAME)] == ["undone", "undone"]  # no marker of their own
+    told = told_events([*held, *held_steps(undo, None, GAME)])
+    assert [e.code for _s, e in told].count("walked") == len(route.notations) - 2  # the stop and a path
+
+
+def test_labels_and_sentences_are_words_in_both_languages():
+    for locale in ("en", "ru"):
+        for state, _seat, choices in _positions(3, 9, limit=150):
+            view = GAME.view(state, None)
+            for choice in choices:
+                label = choice_label(locale, choice, view)
+                assert label and "maple." not in label and "{" not in label, label
+    state = GAME.setup(3, {}, 9)
+    events = []
+    for state_, seat, choices in _positions(3, 9, limit=300):
+        work = _copy(state_)
+        for text in choices[0].notations:
+            events += [(seat, e) for e in GAME.apply(work, seat, GAME.parse(text))]
+    for locale in ("en", "ru"):
+        lines = event_lines(events, NAMES, locale, dict(state.clearings))
+        assert lines and not [line for line in lines if "maple." in line or "{" in line]
+
+
+def test_forged_and_hostile_values_never_reach_the_engine():
+    for text in ("9" * 4400, "1e400", "-1", "", "x", "1" * 13):
+        assert number(text) is None
+    assert number("12") == 12
+    assert typed_pieces("path 4 | path 20 | stop", walk=True) == ["path 4", "path 20", "stop"]
+    for text, walk in (("path 4 | stop", False), ("craft tr05 | end", True), ("x" * 6000, False),
+                       ("path " + "9" * 4400, True), ("path 4 | " * 600, True), ("<@&1> @everyone", False)):
+        assert typed_pieces(text, walk) is None, text[:40]
+
+
+def test_the_final_embed_gives_the_breakdown_and_the_solo_rating():
+    state = GAME.setup(1, {}, 4)
+    while not GAME.is_over(state):
+        seat = GAME.to_act(state)[0]
+        GAME.apply(state, seat, GAME.default_action(state, seat))
+    seats = [SimpleNamespace(display="Dave")]
+    table = SimpleNamespace(game=GAME, state=state, seats=seats)
+    embed = final_embed(table, "en")
+    assert embed.description.startswith("Solo: ") and "festival" in embed.description
+    (field,) = embed.fields
+    assert field.name.startswith("1. Dave: total ")
+    assert all(part in field.value for part in ("favors", "friends", "patches", "leftovers", "Great Feast"))
+    assert "Большой пир" in final_embed(table, "ru").fields[0].value
