@@ -230,3 +230,52 @@ async def test_dewan_commands_answer_hostile_values_privately_and_briefly(fake, 
     assert attacked >= 40
     assert (table.version, table.game.to_json(table.state)) == before
     assert [r.getMessage() for r in bot.errors] == []
+
+
+async def test_a_typist_plays_with_the_dewan_commands_and_an_ai_seat_fills_in(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    channel = world.general
+    lobby = await (await fake.slash("/game new", user=world.alice, channel=channel, game="dewan")).reply()
+    await (await fake.slash("/game ai add", user=world.alice, channel=channel)).reply()
+    mark = fake.mark()
+    await fake.click(lobby, "pbc:lobby:start", user=world.alice)
+    board = await fake.wait_for_message(channel, _is_board, after=mark)
+    table = bot.client.tables.tables[channel.id]
+    typed = {"take": 0, "camp": 0, "choose": 0}
+    while sum(typed.values()) < 6 and board.mentions:
+        assert board.mentions == [world.alice.id]  # the AI's turns are played at once and told
+        since = fake.mark()
+        for _ in range(5):  # the steps of one turn, each answered privately until the board
+            wanted = ("choose" if table.game.view(table.state, None)["phase"] != "turn"
+                      else "camp" if typed["camp"] <= typed["take"] else "take")
+            if wanted == "camp":
+                spaces = await fake.autocomplete("/dewan camp", user=world.alice, channel=channel, focused="to",
+                                                 value="")
+                if not spaces:
+                    wanted = "take"
+            if wanted == "take":
+                pairs = await fake.autocomplete("/dewan take", user=world.alice, channel=channel, focused="pair",
+                                                value="")
+                inter = await fake.slash("/dewan take", user=world.alice, channel=channel, pair=pairs[-1]["value"])
+            elif wanted == "camp":
+                pays = await fake.autocomplete("/dewan camp", user=world.alice, channel=channel, focused="pay",
+                                               value="", to=spaces[0]["value"])
+                options = {"to": spaces[0]["value"]} | ({"pay": pays[0]["value"]} if typed["camp"] else {})
+                inter = await fake.slash("/dewan camp", user=world.alice, channel=channel, **options)
+            else:
+                steps = await fake.autocomplete("/dewan choose", user=world.alice, channel=channel, focused="step",
+                                                value="")
+                inter = await fake.slash("/dewan choose", user=world.alice, channel=channel, step=steps[0]["value"])
+            typed[wanted] += 1
+            reply = await inter.reply()
+            if "board" in reply.content.lower():  # "Done: your move is on the board"
+                break
+            assert reply.ephemeral and "Dewan" in reply.text  # the next step, privately, with its buttons
+            assert not [m for m in fake.channel_messages(channel) if m.seq > since and not m.ephemeral]
+        board = await fake.wait_for_message(channel, _is_board, after=since)
+        _check_public(fake, channel, table, since, board)
+    assert all(typed.values()), typed
+    told = " ".join(m.embeds[0].get("description") or "" for m in fake.channel_messages(channel) if _is_board(m))
+    ai = next(s.display for s in table.seats if s.is_ai)
+    assert f"{ai} takes 2 cards from the row" in told or f"{ai} places camp" in told
+    assert [r.getMessage() for r in bot.errors] == []
