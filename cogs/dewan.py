@@ -343,7 +343,8 @@ class PanelSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEM
 
 
 def panel_of(interaction: discord.Interaction) -> DewanPanel:
-    return cast(DewanPanel, cast(commands.Bot, interaction.client).get_cog("GameCog").panels[KEY])  # type: ignore[union-attr]
+    game_cog: Any = cast(commands.Bot, interaction.client).get_cog("GameCog")
+    return cast(DewanPanel, game_cog.panels[KEY])
 
 
 @dataclass(slots=True)
@@ -402,7 +403,7 @@ class DewanPanel(GamePanel):
         locale = locale_of(interaction)
         seat = outcome.moves[0][0]
         names = seat_names(table)
-        done = [line for _s, event in outcome.events if (line := private_line(event, names, locale))]
+        done = [line for _s, event in outcome.events if (line := event_line(event, names, locale))]
         screen = self.step_screen(table, seat, locale)
         screen.text = "\n".join([*done, "", screen.text]) if done else screen.text
         await self.show(interaction, screen, locale, edit=from_panel(interaction))
@@ -545,7 +546,7 @@ class DewanPanel(GamePanel):
         locale = locale_of(interaction)
         await ack(interaction)
         table = self.service.tables.get(interaction.channel_id)
-        if table is not None and table.version != version:
+        if table is None or table.version != version:  # moved on, or over (a finished table is let go)
             return await answer(interaction, tr(locale, "panel.stale"))
         try:
             table, seat = self.mover(interaction)
@@ -638,11 +639,6 @@ def from_panel(interaction: discord.Interaction) -> bool:
         return False
     custom_id = str((interaction.data or {}).get("custom_id", ""))
     return custom_id.startswith(f"pbc:{KEY}:") and custom_id != TURN_ID
-
-
-def private_line(event: Event, names: list[str], locale: str) -> str | None:
-    """A step's event for the mover's own eyes (the same words as the board)."""
-    return event_line(event, names, locale)
 
 
 # -- /dewan commands ------------------------------------------------------------------------------------
