@@ -170,3 +170,22 @@ def test_the_score_pad_names_every_row(locale: str) -> None:
         assert field.name.startswith(f"{player.rank}. {NAMES[player.seat]}: {player.score} ")
         for key in ("story", "fire", "fire_bonus", "groups", "berries"):
             assert str(player.breakdown[key]) in (field.value or "")
+
+
+def test_every_text_of_the_cog_is_in_both_catalogs() -> None:
+    from pathlib import Path
+
+    from bot.i18n import catalog
+
+    source = Path("cogs/dewan.py").read_text(encoding="utf-8")
+    keys = set(re.findall(r'tr\(locale, "([a-z_.]+)"', source))
+    keys |= {f"term.{code}" for code in ("B", "M", "D", "F", "W", "fire", "berry", "art", "pig", "cry")}
+    keys |= {f"panel.{phase}" for phase in ("first_story", "story", "tuck", "pay")}
+    keys |= {f"step.{phase}" for phase in ("first_story", "turn", "pay", "story", "tuck")}
+    keys |= {f"panel.reward_{r}" for r in ("story", "tuck")} | {f"panel.confirm_{r}" for r in ("story", "tuck")}
+    keys |= {f"say.{code}" for code in ("story_taken", "story_drawn")}
+    keys |= {f"plural.{word}.{form}" for word in ("card", "point") for form in ("one", "few", "many")}
+    assert len(keys) > 60
+    for locale in ("en", "ru"):
+        missing = sorted(k for k in keys if f"dewan.{k}" not in catalog(locale))
+        assert missing == [], (locale, missing)
