@@ -180,11 +180,19 @@ async def test_a_three_player_game_to_the_end_through_the_panel(fake, world, mak
     await bot.stop()
 
 
-async def test_the_hand_and_the_rules_card(fake, world, make_bot):
-    await start_bot(fake, make_bot)
+async def test_the_hand_the_russian_panel_and_the_rules_card(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
     board = await _start(fake, world, [world.alice, world.bob])
-    hand = await (await fake.click(board, "pbc:hand", user=world.alice)).reply(_private)
-    assert hand.ephemeral and hand.attachments[0].image().format == "PNG"
+    table = bot.client.tables.tables[world.general.id]
+    for seat, user in enumerate((world.alice, world.bob)):  # My hand: the seat's own view, its cards drawn
+        hand = await (await fake.click(board, "pbc:hand", user=user)).reply(_private)
+        own = table.game.view(table.state, seat)
+        assert hand.ephemeral and len(own["hand"]) == 2
+        expected = board_image(own, [s.display for s in table.seats], "en")
+        assert hand.attachments[0].image().convert("RGB").tobytes() == expected.tobytes()
+    mover = world.alice if board.mentions == [world.alice.id] else world.bob
+    panel = await (await fake.click(board, TURN, user=mover, locale="ru")).reply(_private)
+    assert "Деван: ваш ход" in panel.text and "Ваша рука (2)" in panel.text
     rules = await (await fake.slash("/game rules", user=world.carol, channel=world.general, game="dewan")).reply()
     text = rules.text
     assert rules.ephemeral and "Take turn" in text and "/dewan camp" in text
