@@ -649,9 +649,6 @@ def maple_error(locale: str, error: Exception) -> str | None:
 
 
 # -- the panel hooked into the shared board post ------------------------------------------------------
-WALK_HEADS = ("path", "from", "stop")
-
-
 def held_steps(outcome: MoveOutcome, before: Any, game: MapleGame) -> list[tuple[int, Event]]:
     """The events of a committed act to hold for the board, a ``STEP`` marker before each step's events
     (an undo step gets none: its ``undone`` event drops the step it took back). An act of several steps is
@@ -701,9 +698,6 @@ class MaplePanel(GamePanel):
 
     def error_text(self, locale: str, error: Exception) -> str | None:
         return maple_error(locale, error)
-
-    def is_step(self, table: Table, outcome: MoveOutcome) -> bool:
-        return not outcome.announce
 
     async def answer_step(self, interaction: discord.Interaction, table: Table, outcome: MoveOutcome) -> None:
         """A step of the turn (a click, a typed command or ``/game move``): its events are held, each step
@@ -832,13 +826,12 @@ class MaplePanel(GamePanel):
 TypedText = app_commands.Range[str, 1, 200]
 
 
-def typed_pieces(text: str, walk: bool) -> list[str] | None:
-    """What a typist sent, as notations: one step, or for ``/maple walk`` a route (``path 3 | path 11 |
-    stop``); ``None`` for anything that is not short words of the notation."""
-    pieces = [p.strip() for p in text.split("|")] if walk else [text.strip()]
-    if not pieces or len(pieces) > 25 or not all(TYPED_RE.fullmatch(p) for p in pieces):
-        return None
-    if walk and not all(p.split()[0].lower() in WALK_HEADS for p in pieces):
+def typed_pieces(text: str) -> list[str] | None:
+    """What a typist sent, as notations: one step, or several joined by ``|`` as the autocomplete offers
+    them (a walk ``path 3 | path 11 | stop``, a card with its play ability's answer); ``None`` for anything
+    that is not short words of the notation."""
+    pieces = [p.strip() for p in text.split("|")]
+    if len(pieces) > 25 or not all(TYPED_RE.fullmatch(p) for p in pieces):
         return None
     return pieces
 
@@ -881,8 +874,8 @@ class MapleCog(commands.GroupCog, group_name=_("maple"), group_description=_("Pl
     async def craft_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         return await self._suggest(interaction, current, ("craft",))
 
-    async def typed(self, interaction: discord.Interaction, text: str, walk: bool = False) -> None:
-        pieces = typed_pieces(text, walk)
+    async def typed(self, interaction: discord.Interaction, text: str) -> None:
+        pieces = typed_pieces(text)
         if pieces is None:
             return await answer(interaction, t(locale_of(interaction), "error.notation", text=echo(text)))
         await self.panel.commit(interaction, pieces)
@@ -903,7 +896,7 @@ class MapleCog(commands.GroupCog, group_name=_("maple"), group_description=_("Pl
     @app_commands.describe(route=_("A destination, or path 4, path 16 tok, stop"))
     @app_commands.autocomplete(route=walk_choices)
     async def walk(self, interaction: discord.Interaction, route: TypedText) -> None:
-        await self.typed(interaction, route, walk=True)
+        await self.typed(interaction, route)
 
     @app_commands.command(name=_("choose"), description=_("Answer the current question of your turn"))
     @app_commands.rename(choice=_("choice"))

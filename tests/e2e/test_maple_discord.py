@@ -90,9 +90,13 @@ def _check_board_public(board, table, shown: set[str]) -> None:
         names = {getattr(item, "name", None) for table_ in (D.FRIENDS, D.FAVORS, D.PATCHES)
                  for key, item in table_.items() if key == card}
         for name in filter(None, names):
-            duplicates = [n for n in (*D.DAWDLE_NAMES.values(), *(p.name for p in D.PATCHES.values()),
-                                      *(f.name for f in D.FAVORS.values())) if n == name]
-            if len(duplicates) <= 1:  # "Treasure Hunt" is a favor and a dawdle card too
+            # Names that are also other things' ("Treasure Hunt" is a dawdle card, "Lookout" in "Lookout
+            # Rock") cannot tell a leak.
+            others = [n for n in (*D.DAWDLE_NAMES.values(), *(c.name for c in D.CLEARINGS.values()),
+                                  *(f.name for f in D.FESTIVITIES.values()), *(p.name for p in D.PATCHES.values()),
+                                  *(f.name for f in D.FAVORS.values()), *(f.name for f in D.FRIENDS.values()))
+                      if name in n and n != name or n == name]
+            if len(others) <= 1:
                 assert name not in board.text, (card, name)
     for row in table.game.view(table.state, None)["rows"].values():
         shown.update(row["display"])
@@ -278,5 +282,48 @@ async def test_maple_commands_answer_hostile_values_privately_and_briefly(fake, 
         assert reply.ephemeral and "not seated" in reply.content.lower()
     assert {m.id for m in fake.channel_messages(channel)} == before_ids
     assert (table.version, table.game.to_json(table.state)) == before
+    assert [r.getMessage() for r in bot.errors] == []
+    await bot.stop()
+
+
+async def test_a_typist_plays_turns_with_the_maple_commands(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    channel = world.general
+    board = await _start(fake, channel, [world.alice, world.bob], locale="ru")
+    users = {world.alice.id: world.alice, world.bob.id: world.bob}
+    table = bot.client.tables.tables[channel.id]
+    for _ in range(2):  # each keeps two favors (/maple choose and its suggestions, in Russian)
+        mover = users[board.mentions[0]]
+        found = await fake.autocomplete("/maple choose", user=mover, channel=channel, focused="choice", value="",
+                                        locale="ru")
+        assert found and found[0]["name"].startswith("Оставить ")
+        mark = fake.mark()
+        await fake.slash("/maple choose", user=mover, channel=channel, choice=found[0]["value"], locale="ru")
+        board = await fake.wait_for_message(channel, _is_board, after=mark)
+    mover = users[board.mentions[0]]
+    cards = await fake.autocomplete("/maple card", user=mover, channel=channel, focused="card", value="")
+    reply = await (await fake.slash("/maple card", user=mover, channel=channel, card=cards[-1]["value"])).reply()
+    while "Where do you walk" not in reply.content:  # a play ability's questions (Turtle's two goods)
+        assert reply.ephemeral and "**" in reply.content
+        found = await fake.autocomplete("/maple choose", user=mover, channel=channel, focused="choice", value="")
+        reply = await (await fake.slash("/maple choose", user=mover, channel=channel,
+                                        choice=found[0]["value"])).reply()
+    assert reply.ephemeral and _ids(reply, "pbc:maple:pick:")
+    walks = await fake.autocomplete("/maple walk", user=mover, channel=channel, focused="route", value="")
+    reply = await (await fake.slash("/maple walk", user=mover, channel=channel, route=walks[0]["value"])).reply()
+    assert reply.ephemeral
+    version = table.version
+    reply = await (await fake.slash("/maple undo", user=mover, channel=channel)).reply()
+    assert reply.ephemeral and table.version == version + 1  # one step back: the walk's stop
+    mark = fake.mark()
+    for _ in range(12):  # the location's questions, then End (or a refusal that names the step in words)
+        reply = await (await fake.slash("/maple end", user=mover, channel=channel)).reply()
+        if "board" in reply.content:
+            break
+        assert "is not possible now (the step is:" in reply.content or "Where do you walk" in reply.content
+        found = await fake.autocomplete("/maple choose", user=mover, channel=channel, focused="choice", value="")
+        await (await fake.slash("/maple choose", user=mover, channel=channel, choice=found[-1]["value"])).reply()
+    board = await fake.wait_for_message(channel, _is_board, after=mark)
+    assert board.mentions != [mover.id] and "проходит пути" in board.embeds[0]["description"]  # the table speaks Russian
     assert [r.getMessage() for r in bot.errors] == []
     await bot.stop()
