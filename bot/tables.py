@@ -699,7 +699,6 @@ class TableService:
         record = table.record
         clock = self._clock_for(table, new_turn, [] if finished else list(after[0]))
         tell = new_turn or announce
-        board_due = record.board_due or tell
         # What the next board tells is kept with the moves: a board posted after a crash or an outage still
         # tells the turn. (Steps answered privately are held by the cog, if the game wants them told.)
         story = record.held_events + ([[seat, MOVE, {"notation": text}] for seat, text in moves]
@@ -708,13 +707,14 @@ class TableService:
             try:
                 table.version = await self.store.commit_moves(
                     record.id, table.version, moves, json.dumps(game.to_json(working)), self.clock(),
-                    status="finished" if finished else None, clock=clock, board_due=board_due,
+                    status="finished" if finished else None, clock=clock, board_due=True if tell else None,
                     seats=table.seats if seats else None, held_events=story if tell else None,
                 )
             except VersionConflict:
                 raise TableError("already_played") from None
         table.state = working
-        record.board_due, record.held_events = board_due, story
+        if tell:
+            record.board_due, record.held_events = True, story
         if clock is not None:
             record.deadline, record.reminders_sent, record.time_left = clock
             self.on_deadline_change()
@@ -739,12 +739,13 @@ class TableService:
     async def hold_events(self, table: Table, events: list[tuple[int, Event]]) -> None:
         """Keep the events of a step answered privately for the next board (stored: a restart keeps them)."""
         if events:
-            table.record.held_events += [[seat, e.code, e.params] for seat, e in events]
-            await self.store.set_held_events(table.record.id, table.record.held_events)
+            async with table.lock:
+                table.record.held_events = [*table.record.held_events, *([seat, e.code, e.params] for seat, e in events)]
+                await self.store.set_held_events(table.record.id, table.record.held_events)
 
     @staticmethod
     def held_events(table: Table) -> list[tuple[int, Event]]:
-        """The events held for the next board (kept until it is posted: see ``forget_held_events``)."""
+        """The events held for the next board (kept until it is posted: see ``board_posted``)."""
         return [(seat, Event(code, params)) for seat, code, params in table.record.held_events if code != MOVE]
 
     @staticmethod
@@ -752,11 +753,15 @@ class TableService:
         """The moves (notation) the next board tells, held with the events."""
         return [(seat, params["notation"]) for seat, code, params in table.record.held_events if code == MOVE]
 
-    async def forget_held_events(self, table: Table, count: int) -> None:
-        """The first ``count`` held events were told (a board carrying them was posted)."""
-        if count:
-            table.record.held_events = table.record.held_events[count:]
-            await self.store.set_held_events(table.record.id, table.record.held_events)
+    async def board_posted(self, table: Table, told: int, version: int) -> None:
+        """A board drawn at ``version``, telling the first ``told`` held entries, was posted: those are
+        forgotten, and the board is no longer due unless a later turn (committed meanwhile) owes its own.
+        Under the table's lock, so a move committed meanwhile is neither lost nor told twice."""
+        async with table.lock:
+            record = table.record
+            record.held_events = record.held_events[told:]
+            record.board_due = record.board_due and table.version != version
+            await self.store.set_board_posted(record.id, record.held_events, record.board_due)
 
     async def set_lobby_message(self, table: Table, message_id: int) -> None:
         table.record.lobby_message_id = message_id

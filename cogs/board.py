@@ -209,7 +209,7 @@ class BoardPoster:
         # What the board tells is held in the store, from the move's own commit (and steps told privately
         # before it): forgotten only once the board is posted, so a crash, a failed post or a shutdown loses
         # none of it, and a repost tells the turn too.
-        held = len(table.record.held_events)
+        held, version = len(table.record.held_events), table.version
         outcome = replace(outcome, moves=self.service.held_moves(table), events=self.service.held_events(table))
         game = table.game
         panel = self.panel(game.key)
@@ -251,7 +251,6 @@ class BoardPoster:
                 await self.service.set_board_due(table, True)
                 self.schedule_repost(table, locale)
             return None
-        await self.service.forget_held_events(table, held)
-        await self.service.set_board_due(table, False)
+        await self.service.board_posted(table, held, version)
         await self.on_board_posted(outcome, posted)
         return posted

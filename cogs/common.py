@@ -98,22 +98,27 @@ def _files(images: list[tuple[str, bytes]] | None) -> list[discord.File]:
 
 
 async def answer(interaction: discord.Interaction, text: str | None = None, *, view: discord.ui.View | None = None,
-                 embed: discord.Embed | None = None, images: list[tuple[str, bytes]] | None = None) -> None:
+                 embed: discord.Embed | None = None, images: list[tuple[str, bytes]] | None = None,
+                 files: list[discord.File] | None = None) -> None:
     """A private answer (only the user sees it), whether or not the interaction was acknowledged. (After a
     public "thinking", Discord shows the first answer publicly: see ``ack``.)"""
     text = text[:MESSAGE_LIMIT] if text else text
     fields: dict[str, Any] = {"embed": embed} if embed is not None else {}
+    extra_files = files or []  # sent once: a retry after a failure would find them read already
     if view is not None:
         fields["view"] = view
     if not interaction.response.is_done():
-        await deliver(lambda: interaction.response.send_message(text, ephemeral=True, files=_files(images), **fields),
+        await deliver(lambda: interaction.response.send_message(text, ephemeral=True,
+                                                                files=_files(images) + extra_files, **fields),
                       "an answer")
     elif _thinking(interaction):  # the "thinking" message becomes the answer
-        await deliver(lambda: interaction.edit_original_response(content=text, attachments=_files(images),
+        await deliver(lambda: interaction.edit_original_response(content=text,
+                                                                 attachments=_files(images) + extra_files,
                                                                  **fields), "an answer", REPLY_RETRY_DELAYS)
     else:  # a button or select acknowledged silently: a private message of its own
-        await deliver(lambda: interaction.followup.send(text or "\u200b", ephemeral=True, files=_files(images),
-                                                        **fields), "an answer", REPLY_RETRY_DELAYS)
+        await deliver(lambda: interaction.followup.send(text or "\u200b", ephemeral=True,
+                                                        files=_files(images) + extra_files, **fields),
+                      "an answer", REPLY_RETRY_DELAYS)
 
 
 async def publish(interaction: discord.Interaction, text: str | None = None, *, embed: discord.Embed | None = None,

@@ -17,6 +17,7 @@ from discord.ext import commands
 import rendering
 from bot.discord_calls import deliver
 from bot.i18n import t
+from bot.store import TableRecord
 from bot.tables import (
     DEFAULT_TURN_SECONDS,
     PAUSES_PER_PLAYER,
@@ -32,6 +33,7 @@ from bot.tables import (
     parse_duration,
     settings_changes,
 )
+from cogs import history
 from cogs.board import BoardPoster, GamePanel, HandView
 from cogs.common import (
     REPLY_RETRY_DELAYS,
@@ -231,6 +233,7 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
         self.reposts: dict[int, asyncio.Task[None]] = {}  # channel id -> its pending repost
         bot.add_view(LobbyView(self))
         bot.add_view(HandView(self))
+        bot.add_dynamic_items(history.HistoryPage)
         super().__init__()
 
     def add_panel(self, key: str, panel: GamePanel) -> None:
@@ -586,10 +589,34 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
         record = await self.service.store.latest_table(where(interaction))
         if record is None:
             return await answer(interaction, error_text(locale, TableError("no_table")))
-        names = {s.position: s.display for s in record.seats}
+        await self.show_history_page(interaction, record.id, -1, record)
+
+    async def show_history_page(self, interaction: discord.Interaction, table_id: int, page: int,
+                                record: TableRecord | None = None) -> None:
+        """A page of a table's story (``-1``: the last, where the game is now), with buttons to turn the
+        pages; the whole story as a file when it is longer than a page."""
+        locale = locale_of(interaction)
+        await ack(interaction)
+        record = record or await self.service.store.table_record(table_id)
+        if record is None or record.channel_id != where(interaction):
+            return await answer(interaction, error_text(locale, TableError("no_table")))
         moves = await self.service.store.moves(record.id)
-        lines = [f"{seq}. {names.get(seat, seat)}: {text}" for seq, seat, text, _ in moves[-40:]]
-        await answer(interaction, "\n".join(lines) if lines else t(locale, "game.no_history"))
+        try:
+            story = await asyncio.to_thread(history.story_of, self, record, moves, locale)
+        except Exception as error:  # a record the engine no longer replays: say so, with an id
+            return await answer(interaction, error_text(locale, error))
+        pages = history.pages_of(story)
+        if not pages:
+            return await answer(interaction, t(locale, "game.no_history"))
+        page = len(pages) - 1 if page < 0 else min(page, len(pages) - 1)
+        header = t(locale, "history.header", game=registry.get(record.game).names.get(locale, record.game),
+                   page=page + 1, pages=len(pages))
+        view = history.page_view(record.id, page, len(pages), locale)
+        if interaction.type == discord.InteractionType.component:  # a page button: the message turns its page
+            await publish(interaction, f"{header}\n{pages[page]}", view=view)
+            return
+        files = [history.record_file(record, story)] if len(pages) > 1 else []
+        await answer(interaction, f"{header}\n{pages[page]}", view=view, files=files)
 
     @app_commands.command(name=_("rules"), description=_("Player counts and options of a game"))
     @app_commands.describe(game=_("Which game"))

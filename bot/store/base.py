@@ -84,6 +84,10 @@ class Store(ABC):
         """Tables in the lobby or playing, and finished ones whose last board is still due."""
 
     @abstractmethod
+    async def table_record(self, table_id: int) -> TableRecord | None:
+        """A table by its id, whatever its status."""
+
+    @abstractmethod
     async def latest_table(self, channel_id: int) -> TableRecord | None:
         """The channel's active table, or else its most recent finished one."""
 
@@ -116,6 +120,10 @@ class Store(ABC):
 
     @abstractmethod
     async def set_held_events(self, table_id: int, events: list[Any]) -> None: ...
+
+    @abstractmethod
+    async def set_board_posted(self, table_id: int, held_events: list[Any], board_due: bool) -> None:
+        """What is still to tell, and whether a board is still due, in one write."""
 
     @abstractmethod
     async def set_settings(self, table_id: int, turn_seconds: int, settings: dict[str, Any]) -> None: ...

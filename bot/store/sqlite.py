@@ -160,6 +160,10 @@ class SqliteStore(Store):
     async def active_tables(self) -> list[TableRecord]:
         return await self._tables("status IN ('lobby', 'playing') OR board_due = 1 ORDER BY id", ())
 
+    async def table_record(self, table_id: int) -> TableRecord | None:
+        tables = await self._tables("id = ?", (table_id,))
+        return tables[0] if tables else None
+
     async def latest_table(self, channel_id: int) -> TableRecord | None:
         tables = await self._tables(
             "channel_id = ? ORDER BY status IN ('lobby', 'playing') DESC, id DESC LIMIT 1", (channel_id,)
@@ -219,6 +223,11 @@ class SqliteStore(Store):
 
     async def set_board_due(self, table_id: int, due: bool) -> None:
         await self.db.execute("UPDATE game_tables SET board_due = ? WHERE id = ?", (int(due), table_id))
+        await self.db.commit()
+
+    async def set_board_posted(self, table_id: int, held_events: list[Any], board_due: bool) -> None:
+        await self.db.execute("UPDATE game_tables SET held_events = ?, board_due = ? WHERE id = ?",
+                              (json.dumps(held_events), int(board_due), table_id))
         await self.db.commit()
 
     async def set_lobby_message(self, table_id: int, message_id: int) -> None:

@@ -424,3 +424,22 @@ def test_durations_typed_and_shown_in_russian_too():
     assert [parse_duration(x) for x in ("24ч", "10 мин", "3д", "1,5ч", "90S")] == [86400, 600, 259200, 5400, 90]
     assert [format_duration(s, "ru") for s in (86400, 5400, 45)] == ["1д", "90м", "45с"]
     assert [format_duration(s) for s in (86400, 5400, 45)] == ["1d", "90m", "45s"]
+
+
+async def test_a_board_posted_while_a_later_turn_commits_leaves_that_turn_due(setup):
+    # The start board is being posted (drawn at version 0) when Alice's move commits; the start board's
+    # bookkeeping must not mark her turn's board as posted, nor forget what it has to tell.
+    service, _, store = setup
+    await service.create(1, CHANNEL, "nim", ALICE, "alice", {"pile": "20"}, seed=3)
+    await service.join(CHANNEL, BOB, "bob")
+    await service.start(CHANNEL, ALICE)
+    table = service.table(CHANNEL)
+    drawn_at, told = table.version, len(table.record.held_events)
+    await service.act(CHANNEL, ALICE, "take 2")
+    await service.board_posted(table, told, drawn_at)
+    stored = await store.latest_table(CHANNEL)
+    assert table.record.board_due and stored.board_due
+    assert service.held_moves(table) == [(0, "take 2")] and stored.held_events == table.record.held_events
+    await service.board_posted(table, len(table.record.held_events), table.version)  # its own board
+    stored = await store.latest_table(CHANNEL)
+    assert not stored.board_due and stored.held_events == []

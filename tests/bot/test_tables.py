@@ -158,9 +158,9 @@ async def test_held_events_are_kept_until_told_and_survive_a_restart(db_path):
     await service.load()
     table = service.table(CHANNEL)
     assert service.held_events(table) == [(0, first)]
-    told = len(service.held_events(table))  # a board is being posted with these...
+    told = len(table.record.held_events)  # a board is being posted with these...
     await service.hold_events(table, [(0, second)])  # ...while another step is held
-    await service.forget_held_events(table, told)  # the board was posted
+    await service.board_posted(table, told, table.version)  # the board was posted
     await service.load()
     assert service.held_events(service.table(CHANNEL)) == [(0, second)]  # told once; the newer one kept
     await store.close()

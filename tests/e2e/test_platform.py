@@ -496,7 +496,63 @@ async def test_mine_lists_my_turns_across_the_server_and_history_the_moves(fake,
     await fake.slash("/game move", user=world.alice, channel=world.general, action="take 3")
     await fake.wait_for_message(world.general, has_image, after=mark)
     history = await (await fake.slash("/game history", user=world.dave, channel=world.general)).reply()
-    assert history.ephemeral and "1. Alice: take 3" in history.content
+    assert history.ephemeral and "Turn 1 · Alice:" in history.content and "take 3" in history.content
+
+
+async def test_history_tells_a_long_game_in_sentences_paged_with_the_whole_record_as_a_file(fake, world):
+    """Trails, two players with 32-character names, 24 tiles: the story is far past Discord's 2,000
+    characters. Each page fits, the buttons turn the pages, the file holds every turn, in Russian too."""
+    from games.registry import get
+    from tests.e2e.harness import bot_env
+
+    long_names = [fake.world.add_user("A" * 31 + "a"), fake.world.add_user("B" * 31 + "b")]
+    for user in long_names:
+        fake.world.add_member(world.guild, user)
+    import tempfile
+
+    from bot.app import PlayByChatBot, apply_endpoints
+    from bot.config import Config
+
+    folder = tempfile.mkdtemp()
+
+    async def make():
+        env = bot_env(fake) | {"DATABASE_PATH": f"{folder}/db.sqlite3", "DEV_GUILD_ID": str(world.guild.id)}
+        config = Config.from_env(env, dotenv=None)
+        apply_endpoints(config)
+        return PlayByChatBot(config)
+
+    bot = await start_bot(fake, make)
+    deck = ",".join(get("trails").setup(2, {}, 7).deck[:24])
+    first, second = long_names
+    lobby = await (await fake.slash("/game new", user=first, channel=world.general,
+                                    options={"game": "trails", "options": f"deck={deck}"})).reply()
+    await (await fake.click(lobby, "pbc:lobby:join", user=second)).response()
+    mark = fake.mark()
+    await fake.click(lobby, "pbc:lobby:start", user=first)
+    await fake.wait_for_message(world.general, has_image, after=mark)
+    service = bot.client.tables
+    while world.general.id in service.tables:  # the players' moves through the service (quicker than slash)
+        table = service.tables[world.general.id]
+        seat = table.game.to_act(table.state)[0]
+        user = table.seats[seat].user_id
+        legal = service.legal_notations(world.general.id, user)
+        await service.act(world.general.id, user, legal[0])
+    for locale, turn_word in (("en-US", "Turn"), ("ru", "Ход")):
+        reply = await (await fake.slash("/game history", user=world.dave, channel=world.general,
+                                        locale=locale)).reply()
+        assert reply.ephemeral and len(reply.content) <= 2000
+        assert reply.attachments, "the whole record comes as a file when the story is long"
+        record = reply.attachments[0].data.decode()
+        assert record.count(f"{turn_word} ") >= 24 and first.name.lower() in record.lower() and "**" not in record
+        assert f"{turn_word} 1 · " in record and f"{turn_word} 24 · " in record
+        assert reply.content.splitlines()[-1].replace("**", "") in record  # the last page: the end of the game
+        last_page, earlier = reply.content, next(c for c in reply.custom_ids() if c.startswith("pbc:history:"))
+        turned = await fake.click(reply, earlier, user=world.dave, locale=locale)
+        assert (await turned.response()).type in (6, 7)
+        page = await fake.wait_for_message(None, lambda m, shown=reply.id, last=last_page: m.id == shown
+                                           and m.content != last)
+        assert len(page.content) <= 2000 and page.content.splitlines()[1].replace("**", "") in record
+    await bot.stop()
 
 
 async def test_the_lobby_message_follows_the_tables_life(fake, world, make_bot):
