@@ -2,14 +2,15 @@
 scores.
 
 The engine builds a turn in small steps (card, each path, stop, the location's choices, crafts, end) and can
-take steps back (``undo``). The panel plays a usual turn in four clicks: the card, a destination among the
-locations the walk can reach (the whole walk committed at once: the route found by asking the engine on a
-copy, preferring fewer map tokens, then more curiosities, then fewer paths), the location's choice if any,
-then a craft or End (the panel shows what the turn scored so far before it ends). Every click commits a step
-with the table version the panel was built at, so a stale or forged click is refused and changes nothing;
-Undo takes the last click back while the turn lasts. The panel keeps no state of its own: its custom ids
+take steps back (``undo``). The panel plays a usual turn in four clicks: the card (a friend's one
+play-ability question answered with it), a destination among the locations the walk can reach (the whole
+walk at once, the route found by asking the engine on a copy), the location's choice if any, then a craft
+or End (a craft and End in one click when the craft asks nothing more; the panel shows what the turn has
+scored so far, and a preview of the board, before the turn ends). Every click commits its steps with the
+table version the panel was built at, so a stale or forged click is refused and changes nothing; Undo
+takes the last click back while the turn lasts. The panel keeps no state of its own: its custom ids
 (``pbc:maple:<op>:<version>[:<index>]``) name a choice of the position at that version, so an open panel
-works after a restart.
+works after a restart. Typists use ``/maple`` commands with the same choices as suggestions.
 
 The channel gets one board per turn, telling the turn as it was finally played (steps taken back are left
 out: each step's events are held behind a marker, and an ``undone`` event drops the step it undid).
@@ -52,7 +53,7 @@ KEY = "maple"
 TURN_ID = "pbc:maple:turn"
 STEP = "maple_step"  # the marker held before each step's events (see ``told_events``)
 BUTTON_LIMIT = 5  # more choices than this go into select menus (one row of buttons)
-ROUTE_BUDGET = 3000  # engine steps tried when looking for the walks of a turn (a busy walk needs ~300)
+ROUTE_BUDGET = 3000  # paths tried when looking for the walks of a turn (about 0.2 s; many map tokens reach it)
 # A piece of typed notation: short words of letters, digits and ,=- only (no int() of thousands of digits).
 TYPED_RE = re.compile(r"[a-zA-Z0-9,=\-]{1,24}( [a-zA-Z0-9,=\-]{1,24}){0,3}")
 NUMBER_RE = re.compile(r"[0-9]{1,12}")
@@ -145,23 +146,33 @@ class Choice:
 def walk_routes(game: MapleGame, state: MapleState, seat: int, budget: int = ROUTE_BUDGET) -> list[Route]:
     """For each location the walk can end at from here, one route there (fewest map tokens, then fewest free
     paths, then most curiosities gathered, then fewest paths), found by walking a copy with the engine's own
-    ``legal_actions``/``apply``/``undo``. Ordered as the valley lists its locations."""
+    ``legal_actions``/``apply``/``undo``. Walks with many map tokens are too many to try them all: the
+    search tries walks without a token first, then with one, then any, within ``budget`` steps, so every
+    place reachable without a token is always offered. Ordered as the valley lists its locations."""
     work = game.from_json(game.to_json(state))
     best: dict[str, tuple[tuple[int, ...], Route]] = {}
     tokens_at_start = work.seats[seat]["map"]
     tried = 0
+    seen: set[str] = set()  # walks met already (in another order, or in an earlier round)
 
-    def visit(steps: list[str], paths: list[int], gains: list[str], at: str, free: int) -> None:
+    def visit(steps: list[str], paths: list[int], gains: list[str], at: str, free: int, limit: int) -> None:
         nonlocal tried
+        spent = tokens_at_start - work.seats[seat]["map"]
+        walk = dict(work.ctx["walk"], used=sorted(work.ctx["walk"]["used"]), back=None)
+        key = repr(sorted(walk.items())) + str(spent)
+        if key in seen:
+            return
+        seen.add(key)
         actions = game.legal_actions(work, seat)
         if ("stop",) in actions and steps:
-            route = Route((*steps, "stop"), at, tuple(paths), tokens_at_start - work.seats[seat]["map"], free,
-                          tuple(gains))
-            key = (route.tokens, route.free, -len(route.gains), len(route.paths))
-            if at not in best or key < best[at][0]:
-                best[at] = (key, route)
+            route = Route((*steps, "stop"), at, tuple(paths), spent, free, tuple(gains))
+            rank = (route.tokens, route.free, -len(route.gains), len(route.paths))
+            if at not in best or rank < best[at][0]:
+                best[at] = (rank, route)
         for action in actions:
             if action[0] not in ("path", "from") or tried >= budget:
+                continue
+            if action[0] == "path" and action[2] == "tok" and spent >= limit:
                 continue
             tried += 1
             events = game.apply(work, seat, action)
@@ -169,12 +180,13 @@ def walk_routes(game: MapleGame, state: MapleState, seat: int, budget: int = ROU
             to = next((e.params["to"] for e in events if e.code == "walked"), "V" if action[0] == "from" else at)
             number = [action[1]] if action[0] == "path" else []
             visit([*steps, game.format(action)], [*paths, *number], [*gains, *got], to,
-                  free + (action[0] == "path" and action[2] == "free"))
+                  free + (action[0] == "path" and action[2] == "free"), limit)
             game.apply(work, seat, ("undo",))
 
-    view = game.view(work, None)
-    walk = view["turn"]["walk"] or {}
-    visit([], [], [], walk.get("at", work.seats[seat]["pos"]), 0)
+    start = (game.view(work, None)["turn"]["walk"] or {}).get("at", work.seats[seat]["pos"])
+    for limit in (0, 1, tokens_at_start):
+        seen.clear()
+        visit([], [], [], start, 0, limit)
     return [best[code][1] for code in D.LOCATIONS if code in best]
 
 
