@@ -514,16 +514,21 @@ def engine_of(table: Table) -> MapleGame:
 
 # -- the board: the turn in words, the final scores ---------------------------------------------------
 def told_events(events: list[tuple[int, Event]]) -> list[tuple[int, Event]]:
-    """The events of the turn as finally played: each step's events follow a ``STEP`` marker; each
-    ``undone`` event (an undo step holds no marker) drops the last step."""
+    """The events of the turn as finally played: each step's events follow a ``STEP`` marker, and an undo
+    step's marker (``{"undo": 1}``) makes each ``undone`` event after it drop the last step. An ``undone``
+    without it (an AI seat's turn, committed with the move before) drops nothing: its steps are told."""
     steps: list[list[tuple[int, Event]]] = [[]]
+    undoing = False
     for seat, event in events:
         if event.code == STEP:
-            steps.append([])
+            undoing = bool(event.params.get("undo"))
+            if not undoing:
+                steps.append([])
         elif event.code == "undone":
-            if len(steps) > 1:
+            if undoing and len(steps) > 1:
                 steps.pop()
         else:
+            undoing = False
             steps[-1].append((seat, event))
     return [item for step in steps for item in step]
 
@@ -663,7 +668,7 @@ def maple_error(locale: str, error: Exception) -> str | None:
 # -- the panel hooked into the shared board post ------------------------------------------------------
 def held_steps(outcome: MoveOutcome, before: Any, game: MapleGame) -> list[tuple[int, Event]]:
     """The events of a committed act to hold for the board, a ``STEP`` marker before each step's events
-    (an undo step gets none: its ``undone`` event drops the step it took back). An act of several steps is
+    (an undo step's marker says so: its ``undone`` event drops the step it took back). An act of several steps is
     split by playing it again on ``before``, the position it was played on (the engine is deterministic);
     without it, the act counts as one step."""
     per_step: list[tuple[str, list[tuple[int, Event]]]] = []
@@ -679,7 +684,7 @@ def held_steps(outcome: MoveOutcome, before: Any, game: MapleGame) -> list[tuple
     seat = outcome.moves[0][0] if outcome.moves else 0
     held: list[tuple[int, Event]] = []
     for text, events in per_step:
-        held += events if text == "undo" else [(seat, Event(STEP, {})), *events]
+        held += [(seat, Event(STEP, {"undo": 1} if text == "undo" else {})), *events]
     return held
 
 

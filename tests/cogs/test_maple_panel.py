@@ -101,7 +101,8 @@ def test_the_board_leaves_out_the_steps_taken_back():
     walk = [Event(STEP), Event("walked", {"seat": 0, "path": 4, "to": "C", "by": "main"}),
             Event(STEP), Event("arrived", {"seat": 0, "location": "C", "paths": 1})]
     events = [(0, e) for e in [Event(STEP), Event("friend_played", {"seat": 0, "friend": "s1", "type": "F"}),
-                               *walk, Event("undone", {"seat": 0}), Event("undone", {"seat": 0}),
+                               *walk, Event(STEP, {"undo": 1}), Event("undone", {"seat": 0}),
+                               Event("undone", {"seat": 0}),
                                Event(STEP), Event("walked", {"seat": 0, "path": 1, "to": "GM1", "by": "tok"}),
                                Event(STEP), Event("arrived", {"seat": 0, "location": "GM1", "paths": 1})]]
     told = [e.code for _s, e in told_events(events)]
@@ -111,6 +112,13 @@ def test_the_board_leaves_out_the_steps_taken_back():
                      "Alice walks paths 1 (map token) to Maple Grove (GM1)."]
     ru = event_lines(events, NAMES, "ru", {})
     assert ru[1] == "Alice проходит пути 1 (жетон карты); конец похода: кленовая роща (GM1)."
+
+
+def test_an_ai_seats_undo_committed_with_the_move_before_drops_nothing_else():
+    events = [(0, e) for e in [Event(STEP), Event("crafted", {"seat": 0, "favor": "tr01", "symbol": "Treat"}),
+                               Event("turn_end", {"seat": 0}), Event("walked", {"seat": 1, "path": 4, "to": "C"}),
+                               Event("undone", {"seat": 1})]]
+    assert [e.code for _s, e in told_events(events)] == ["crafted", "turn_end", "walked"]
 
 
 def test_an_act_of_several_steps_is_held_step_by_step():
@@ -126,7 +134,8 @@ def test_an_act_of_several_steps_is_held_step_by_step():
     assert [e.code for _s, e in held].count(STEP) == len(route.notations)
     undo = MoveOutcome(SimpleNamespace(), [(seat, "undo")] * 2, [(seat, Event("undone", {"seat": seat}))] * 2,
                        False, [seat], announce=False)
-    assert [e.code for _s, e in held_steps(undo, None, GAME)] == ["undone", "undone"]  # no marker of their own
+    assert [(e.code, e.params) for _s, e in held_steps(undo, None, GAME)] == [
+        (STEP, {"undo": 1}), ("undone", {"seat": seat}), ("undone", {"seat": seat})]
     told = told_events([*held, *held_steps(undo, None, GAME)])
     assert [e.code for _s, e in told].count("walked") == len(route.notations) - 2  # the stop and a path
 

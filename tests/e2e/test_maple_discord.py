@@ -327,3 +327,29 @@ async def test_a_typist_plays_turns_with_the_maple_commands(fake, world, make_bo
     assert board.mentions != [mover.id] and "проходит пути" in board.embeds[0]["description"]  # the table speaks Russian
     assert [r.getMessage() for r in bot.errors] == []
     await bot.stop()
+
+
+async def test_a_game_with_an_ai_seat_tells_its_turns(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    channel = world.games
+    lobby = await (await fake.slash("/game new", user=world.alice, channel=channel, game="maple")).reply()
+    await (await fake.slash("/game ai add", user=world.alice, channel=channel)).reply()
+    await fake.wait_for_message(channel, lambda m: m.id == lobby.id and "AI 1" in m.text)
+    mark = fake.mark()
+    await fake.click(lobby, "pbc:lobby:start", user=world.alice)
+    board = await fake.wait_for_message(channel, _is_board, after=mark)
+    seen = {"craft": 0, "end": 0}
+    told = []
+    for step in range(60):  # a few turns of Alice's; the AI replies within her commits
+        if len([t for t in told if "AI 1 plays " in t]) >= 2 or TURN not in board.custom_ids():
+            break
+        assert board.mentions == [world.alice.id]
+        mark = fake.mark()
+        panel = await _private(await fake.click(board, TURN, user=world.alice))
+        while panel.custom_ids() and "board is posted" not in panel.content:
+            panel = await _click(fake, panel, world.alice, step, "en-US", seen)
+        board = await fake.wait_for_message(channel, _is_board, after=mark)
+        told.append(board.embeds[0]["description"])
+    assert any("AI 1 plays " in t for t in told) and any("Alice plays " in t for t in told)
+    assert [r.getMessage() for r in bot.errors] == []
+    await bot.stop()
