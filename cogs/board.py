@@ -71,13 +71,9 @@ class GamePanel:
     # game whose end-of-turn event already tells the whole turn leaves them out.
     tells_steps = False
 
-    def is_step(self, table: Table, outcome: MoveOutcome) -> bool:
-        """Whether a committed ``/game move`` is only a step of the player's turn, answered privately with
-        what comes next (``answer_step``) instead of a public board: the channel hears the whole turn once."""
-        return False
-
     async def answer_step(self, interaction: discord.Interaction, table: Table, outcome: MoveOutcome) -> None:
-        """The private answer to a step (see ``is_step``)."""
+        """The private answer to a step of a turn (a commit after which the same turn goes on: the table
+        service's ``MoveOutcome.announce`` is false); the channel hears the whole turn once it ends."""
 
 
 class BoardPoster:

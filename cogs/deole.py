@@ -22,7 +22,17 @@ from discord.ext import commands
 from bot.i18n import t
 from bot.tables import MoveOutcome, Table, TableError
 from cogs.board import GamePanel
-from cogs.common import answer, error_text, locale_of, report_command_error, seat_label, seat_names
+from cogs.common import (
+    ack,
+    answer,
+    error_text,
+    locale_of,
+    publish,
+    report_command_error,
+    seat_label,
+    seat_names,
+    where,
+)
 from games.core import IllegalAction
 from games.deole import data as D
 from games.deole.engine import DeoleGame, DeoleState, DisasterOutlook
@@ -283,10 +293,6 @@ class DeolePanel(GamePanel):
     def error_text(self, locale: str, error: Exception) -> str | None:
         return deole_error(locale, error)  # /game move's refusals name the step in words too
 
-    def is_step(self, table: Table, outcome: MoveOutcome) -> bool:
-        """/game move in the middle of a pick; the channel gets one board when the pick is done."""
-        return bool(outcome.moves) and not pick_done(table, outcome, outcome.moves[0][0])
-
     async def answer_step(self, interaction: discord.Interaction, table: Table, outcome: MoveOutcome) -> None:
         """The mover gets the next question, with its buttons."""
         text, view = panel_message(table, outcome.moves[0][0], locale_of(interaction))
@@ -378,15 +384,16 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
                      edit: bool) -> None:
         """Commit the step; the mover sees the next question, the channel a board once the pick is done."""
         locale = locale_of(interaction)
+        await ack(interaction)  # before the table service: a busy database never misses Discord's 3 s
         try:
-            outcome = await self.service.act(interaction.channel_id, interaction.user.id, notations, version)
+            outcome = await self.service.act(where(interaction), interaction.user.id, notations, version)
         except (TableError, IllegalAction) as error:
             return await answer(interaction, deole_error(locale, error))
         except Exception as error:  # nothing was committed; the player gets an id to report
             return await answer(interaction, error_text(locale, error))
         table = outcome.table
         seat = outcome.moves[0][0]
-        done = pick_done(table, outcome, seat)
+        done = outcome.announce  # the pick (the player's turn) is over: the table service holds its story
         if not done:  # told with the pick's board, even after a restart
             await self.service.hold_events(table, outcome.events)
         text, view = panel_message(table, seat, locale)
@@ -394,8 +401,8 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
             text = f"{tr(locale, 'panel.posted')}\n\n{text}"[:2000]
         elif done:
             text = tr(locale, "panel.done")
-        if edit:
-            await interaction.response.edit_message(content=text, view=view)
+        if edit:  # the panel's own message shows the next question
+            await publish(interaction, text, view=view)
         else:
             await answer(interaction, text, view=view)
         if done:
@@ -517,11 +524,6 @@ def engine_of(table: Table) -> DeoleGame:
     game = table.game
     assert isinstance(game, DeoleGame)
     return game
-
-
-def pick_done(table: Table, outcome: MoveOutcome, seat: int) -> bool:
-    """The player's pick is over: the game ended, someone else acts, or a fresh roll awaits (solo)."""
-    return outcome.finished or engine_of(table).pick_over(table.state, seat)
 
 
 def deole_error(locale: str, error: Exception) -> str:

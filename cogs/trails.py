@@ -414,11 +414,6 @@ class TrailsPanel(GamePanel):
     def final_embeds(self, table: Table, locale: str) -> list[discord.Embed]:
         return [standings_embed(table, locale)]
 
-    def is_step(self, table: Table, outcome: MoveOutcome) -> bool:
-        """/game move that lays, figures or takes back: the turn is not confirmed yet (a confirmed turn goes
-        on the board, even one followed by the builder's extra turn)."""
-        return not outcome.finished and bool(outcome.moves) and all(text != "confirm" for _s, text in outcome.moves)
-
     async def answer_step(self, interaction: discord.Interaction, table: Table, outcome: MoveOutcome) -> None:
         """Answered privately with the preview, as /trails does."""
         head = outcome.moves[-1][1].split()[0]

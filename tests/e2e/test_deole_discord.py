@@ -49,6 +49,7 @@ async def _play_pick(fake, board, user, channel, step: int, locale: str = "en-US
         ids = _panel_ids(panel)
         assert ids, panel.content
         step += 1
+        shown = panel.seq  # before the click: the panel's edit may come quickly
         if ids[0].startswith("pbc:deole:pick:"):
             options = panel.component(ids[0])["options"]
             inter = await fake.select(panel, ids[0], [options[step % len(options)]["value"]], user=user,
@@ -56,8 +57,8 @@ async def _play_pick(fake, board, user, channel, step: int, locale: str = "en-US
         else:
             inter = await fake.click(panel, ids[step % len(ids)], user=user, locale=locale)
         callback = await inter.response()
-        assert callback.type == 7, callback  # the panel edits itself
-        panel = callback.message
+        assert callback.type == 6, callback  # acknowledged at once; then the panel edits itself
+        panel = await fake.wait_for_message(None, lambda m, pid=panel.id: m.id == pid, after=shown)
     return await fake.wait_for_message(channel, _is_board, after=mark, timeout=20), step
 
 
@@ -91,7 +92,9 @@ async def test_two_player_game_through_the_panel(fake, world, make_bot):
     first = await (await fake.click(board, "pbc:deole:turn", user=users[mover])).reply()
     second = await (await fake.click(board, "pbc:deole:turn", user=users[mover])).reply()
     button = _panel_ids(first)[0]
-    assert (await (await fake.click(first, button, user=users[mover])).response()).type == 7
+    shown = first.seq
+    assert (await (await fake.click(first, button, user=users[mover])).response()).type == 6
+    await fake.wait_for_message(None, lambda m: m.id == first.id, after=shown)  # the answered panel moved on
     stale = await (await fake.click(second, button, user=users[mover])).reply()
     assert stale.ephemeral and "already" in stale.content.lower()
 
