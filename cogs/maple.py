@@ -53,7 +53,7 @@ KEY = "maple"
 TURN_ID = "pbc:maple:turn"
 STEP = "maple_step"  # the marker held before each step's events (see ``told_events``)
 BUTTON_LIMIT = 5  # more choices than this go into select menus (one row of buttons)
-ROUTE_BUDGET = 3000  # paths tried when looking for the walks of a turn (about 0.2 s; many map tokens reach it)
+ROUTE_BUDGET = 1500  # paths tried for the walks of a turn (a hoard of map tokens reaches it: ~1 s, loaded)
 # A piece of typed notation: short words of letters, digits and ,=- only (no int() of thousands of digits).
 TYPED_RE = re.compile(r"[a-zA-Z0-9,=\-]{1,24}( [a-zA-Z0-9,=\-]{1,24}){0,3}")
 NUMBER_RE = re.compile(r"[0-9]{1,12}")
@@ -151,14 +151,16 @@ def walk_routes(game: MapleGame, state: MapleState, seat: int, budget: int = ROU
     place reachable without a token is always offered. Ordered as the valley lists its locations."""
     work = game.from_json(game.to_json(state))
     best: dict[str, tuple[tuple[int, ...], Route]] = {}
-    tokens_at_start = work.seats[seat]["map"]
+    tokens_at_start = game.view(work, None)["seats"][seat]["map"]
     tried = 0
     seen: set[str] = set()  # walks met already (in another order, or in an earlier round)
 
     def visit(steps: list[str], paths: list[int], gains: list[str], at: str, free: int, limit: int) -> None:
         nonlocal tried
-        spent = tokens_at_start - work.seats[seat]["map"]
-        walk = dict(work.ctx["walk"], used=sorted(work.ctx["walk"]["used"]), back=None)
+        view = game.view(work, None)  # the public view only (its walk and map tokens)
+        spent = tokens_at_start - view["seats"][seat]["map"]
+        walk = dict(view["turn"]["walk"] or {})
+        walk["used"] = sorted(walk.get("used", []))
         key = repr(sorted(walk.items())) + str(spent)
         if key in seen:
             return
@@ -183,7 +185,8 @@ def walk_routes(game: MapleGame, state: MapleState, seat: int, budget: int = ROU
                   free + (action[0] == "path" and action[2] == "free"), limit)
             game.apply(work, seat, ("undo",))
 
-    start = (game.view(work, None)["turn"]["walk"] or {}).get("at", work.seats[seat]["pos"])
+    start_view = game.view(work, None)
+    start = (start_view["turn"]["walk"] or {}).get("at", start_view["seats"][seat]["pos"])
     for limit in (0, 1, tokens_at_start):
         seen.clear()
         visit([], [], [], start, 0, limit)
@@ -707,7 +710,7 @@ class MaplePanel(GamePanel):
         return TurnView(locale)
 
     def event_lines(self, table: Table, outcome: MoveOutcome, names: list[str], locale: str) -> list[str] | None:
-        clearings = dict(getattr(table.state, "clearings", {}) or {})
+        clearings = table.game.view(table.state, None)["clearings"]
         return event_lines(outcome.events, names, locale, clearings)
 
     def final_embeds(self, table: Table, locale: str) -> list[discord.Embed]:
