@@ -187,7 +187,7 @@ def walk_routes(game: MapleGame, state: MapleState, seat: int, budget: int = ROU
 
     start_view = game.view(work, None)
     start = (start_view["turn"]["walk"] or {}).get("at", start_view["seats"][seat]["pos"])
-    for limit in (0, 1, tokens_at_start):
+    for limit in dict.fromkeys((0, min(1, tokens_at_start), tokens_at_start)):
         seen.clear()
         visit([], [], [], start, 0, limit)
     return [best[code][1] for code in D.LOCATIONS if code in best]
