@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from types import SimpleNamespace
 
+import discord
+
 from bot.tables import MoveOutcome
 from cogs.maple import (
     STEP,
@@ -15,6 +17,7 @@ from cogs.maple import (
     final_embed,
     held_steps,
     number,
+    panel_view,
     position_choices,
     told_events,
     typed_pieces,
@@ -181,3 +184,25 @@ def test_the_final_embed_gives_the_breakdown_and_the_solo_rating():
     assert field.name.startswith("1. Dave: total ")
     assert all(part in field.value for part in ("favors", "friends", "patches", "leftovers", "Great Feast"))
     assert "Большой пир" in final_embed(table, "ru").fields[0].value
+
+
+def test_the_panel_fits_discords_limits_at_every_step():
+    for state, _seat, choices in _positions(4, 13, limit=250):
+        view = GAME.view(state, None)
+        labels = [choice_label("ru", c, view) for c in choices]
+        panel = panel_view(choices, labels, 123456, "ru", True, view["step"])
+        assert panel is not None
+        ids = [item.custom_id for item in panel.children]
+        assert len(ids) == len(set(ids)) and all(i.startswith("pbc:maple:") and len(i) <= 100 for i in ids)
+        rows: dict[int, int] = {}
+        for item in panel.children:
+            rows[item.row] = rows.get(item.row, 0) + (5 if isinstance(item, discord.ui.Select) else 1)
+            if isinstance(item, discord.ui.Select):
+                assert 1 <= len(item.options) <= 25 and all(len(o.label) <= 100 for o in item.options)
+            else:
+                assert len(item.label) <= 80
+        assert all(count <= 5 for count in rows.values()) and max(rows) <= 4
+        offered = {int(i.rsplit(":", 1)[1]) for i in ids if i.startswith("pbc:maple:do:")}
+        offered |= {int(o.value) for item in panel.children if isinstance(item, discord.ui.Select)
+                    for o in item.options}
+        assert offered == set(range(len(choices))) or len(choices) > 100  # every choice has its control
