@@ -270,6 +270,9 @@ _WORDS = {
 }
 
 
+PAYMENTS_LIMIT = 200  # payments listed per destination by default: more than a panel shows (75)
+
+
 # -- the game -------------------------------------------------------------------------------------
 class DewanGame(Game[DewanState, Action]):
     key = "dewan"
@@ -804,23 +807,42 @@ class DewanGame(Game[DewanState, Action]):
                 return path
         return None
 
-    def payments(self, state: DewanState, seat: int, hex_: str) -> list[tuple[tuple[str, ...], tuple, list[str]]]:
-        """Every payment the steps can reach for a camp on ``hex_``: (discarded cards, ((seat, cards), ...),
-        route), fewest cards first. For a panel listing the choices (it can grow large with a big hand)."""
+    def payments(self, state: DewanState, seat: int, hex_: str, limit: int | None = PAYMENTS_LIMIT,
+                 ) -> list[tuple[tuple[str, ...], tuple, list[str]]]:
+        """The payments the steps can reach for a camp on ``hex_``: (discarded cards, ((seat, cards), ...),
+        route), fewest cards first, then in card order; at most ``limit`` of them (None: all).
+
+        For a panel listing the choices. Their number grows fast with the hand (a 14-card hand can have
+        thousands for one hex), so they are produced size by size and the search stops at ``limit``.
+        """
         hand = state.seats[seat]["hand"]
         labels = self._labels(state, seat, hex_)
         out: list[tuple[tuple[str, ...], tuple, list[str]]] = []
+        for size in sorted({len(items) for items, _ in labels}):
+            targets = [(items, path) for items, path in labels if len(items) == size]
+            room = None if limit is None else limit - len(out)
+            found: list[tuple[tuple[str, ...], tuple, list[str]]] = []
+            self._walk_payments(hand, labels, targets, size, [], found, room)
+            out += sorted(found, key=lambda o: (o[0], o[1]))
+            if limit is not None and len(out) >= limit:
+                break
+        return out[:limit]
 
-        def walk(picks: list[Pick]) -> None:
-            path = self._paid(labels, picks) if picks else None
-            if path is not None:
-                out.append((*_split(picks), path))
+    def _walk_payments(self, hand: list[str], labels: list[tuple[list[Item], list[str]]],
+                       targets: list[tuple[list[Item], list[str]]], size: int, picks: list[Pick],
+                       found: list[tuple[tuple[str, ...], tuple, list[str]]], room: int | None) -> None:
+        """Depth-first over the pick steps, collecting the payments of exactly ``size`` cards."""
+        if room is not None and len(found) >= room:
+            return
+        if picks:
+            path = self._paid(labels, picks)
+            if path is not None:  # the steps place the camp here
+                if len(picks) == size:
+                    found.append((*_split(picks), path))
                 return
-            for pick in self._pick_options(hand, labels, picks):
-                walk([*picks, pick])
-
-        walk([])
-        return sorted(out, key=lambda o: (len(o[0]) + sum(len(c) for _, c in o[1]), o[0], o[1]))
+        if len(picks) < size:
+            for pick in self._pick_options(hand, targets, picks):
+                self._walk_payments(hand, labels, targets, size, [*picks, pick], found, room)
 
     # -- applying ---------------------------------------------------------------------------------
     def _draw(self, state: DewanState, events: list[Event]) -> str | None:

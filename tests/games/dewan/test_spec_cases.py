@@ -388,3 +388,18 @@ def test_26_a_two_terrain_tucked_card_is_one_terrain_per_tile() -> None:
     assert not GAME.story_met(state, 0, "t09")
     camp(state, 0, "A3")
     assert GAME.story_met(state, 0, "t09")
+
+
+def test_payments_come_cheapest_first_and_stop_at_the_limit() -> None:
+    # From A0 (start: any card) to A1 (forest): every forest card with any other card is a 2-card payment.
+    state = fixture()
+    give(state, 0, "c16", "c17", "c18", "c01", "c02", "c21")
+    found = GAME.payments(state, 0, "A1", limit=None)
+    sizes = [len(d) + sum(len(c) for _, c in g) for d, g, _ in found]
+    assert sizes == sorted(sizes) and sizes[0] == 2
+    assert ("c01", "c16") in [d for d, _, _ in found]
+    assert GAME.payments(state, 0, "A1", limit=3) == found[:3]
+    # each listed payment is reachable by the steps
+    discards, gives, route = found[-1]
+    events = place(state, 0, "A1", list(discards), dict(gives))
+    assert events[0].params["route"] == "-".join(route)
