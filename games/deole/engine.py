@@ -16,7 +16,7 @@ import random
 import re
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from games.core import (
     JSON,
@@ -34,7 +34,9 @@ from games.core import (
 )
 from games.deole import data as D
 
-Action = tuple
+# (kind, *arguments): the kind names the step, the arguments are a colour, track, mode, direction or bonus
+# (str) or a value, delta, port or box (int) -- ``parse`` lists every shape, e.g. ("die", "blue", 5).
+Action = tuple[Any, ...]
 Box = tuple[int, int]
 
 CASTAWAY = "c"  # an inert box: a rescued castaway (placement modes skip it)
@@ -126,28 +128,31 @@ def _new_sheet(seat: int, colour: str) -> dict[str, Any]:
 class DeoleState:
     players: int
     modes: list[str]
-    rng: Any
+    rng: random.Random
     seat_colours: list[str]
     sheets: list[dict[str, Any]]
-    bag: list[str] = field(default_factory=list)
-    compass: list[list[Any]] = field(default_factory=list)  # discarded dice [colour, value]
-    pool: list[list[Any]] = field(default_factory=list)  # dice rolled this turn, still on the dice track
+    bag: list[str] = field(default_factory=list[str])
+    compass: list[list[Any]] = field(default_factory=list[list[Any]])  # discarded dice [colour, value]
+    # dice rolled this turn, still on the dice track
+    pool: list[list[Any]] = field(default_factory=list[list[Any]])
     round: int = 1
     turn: int = 1
     turn_counter: int = 1  # turns since the start, for "reached Éolia in the same turn"
     first_player: int = 0
-    order: list[int] = field(default_factory=list)  # seats still to play this turn, actor first
-    ctx: dict[str, Any] = field(default_factory=dict)
-    castaways: list[list[int]] = field(default_factory=list)
+    order: list[int] = field(default_factory=list[int])  # seats still to play this turn, actor first
+    ctx: dict[str, Any] = field(default_factory=dict[str, Any])
+    castaways: list[list[int]] = field(default_factory=list[list[int]])
     castaway_symbol: str = ""
     eolia_first_turn: int | None = None
-    eliminated: list[int] = field(default_factory=list)
+    eliminated: list[int] = field(default_factory=list[int])
     over: bool = False
     outcome: str = ""  # solo: won / not_home / shipwreck / crash / abandoned
     storms: dict[str, int] = field(default_factory=lambda: {c: 0 for c in D.WIND_COLOURS})
-    round_disasters: list[str] = field(default_factory=list)  # solo: wind tracks given a Disaster this round
+    # solo: wind tracks given a Disaster this round
+    round_disasters: list[str] = field(default_factory=list[str])
     actions: int = 0
-    opening: list[list[Any]] = field(default_factory=list)  # setup's events [code, params], told at the start
+    # setup's events [code, params], told at the start
+    opening: list[list[Any]] = field(default_factory=list[list[Any]])
 
     @property
     def solo(self) -> bool:
@@ -295,7 +300,7 @@ _DIE_RE = re.compile(r"^(die|anchor|take)\s+(blue|yellow|green|red)\s+([1-6])$")
 _WORD_ACTIONS = {"track": D.TRACKS, "castaway": D.TRACKS, "disaster": D.TRACKS, "mode": D.MODES}
 
 
-class DeoleGame(Game):
+class DeoleGame(Game[DeoleState, Action]):
     key = "deole"
     names = {"en": "Déole", "ru": "Деоль"}
     min_players = 1
@@ -357,7 +362,7 @@ class DeoleGame(Game):
         phase, options = self._decision(state)
         if action not in options:
             expected = phase
-            kind = action[0] if isinstance(action, tuple) and action else ""
+            kind = _kind(action)
             if kind not in _PHASE_ACTIONS.get(phase, ()):
                 raise IllegalAction("wrong_step", step=expected, action=self._safe_format(action))
             raise IllegalAction("not_allowed", action=self._safe_format(action))
@@ -685,7 +690,7 @@ class DeoleGame(Game):
         """The tracks where ``die`` ([colour, value]; value None for bonus A) can be written, rudders
         included; ``source`` is where it comes from (``pool``, ``A``, ``B``, ``D``)."""
         colour, value = die[0], die[1]
-        out = []
+        out: list[str] = []
         for track in (colour, D.CREW):
             box = self._first_free(sheet, track)
             if box is None:
@@ -729,7 +734,7 @@ class DeoleGame(Game):
 
     def _port_options(self, state: DeoleState, sheet: dict[str, Any]) -> list[Action]:
         storm = storm_boxes(state.storms)
-        out = []
+        out: list[Action] = []
         for port in range(3):
             lane, heading = port_box(sheet["colour"], port)
             if _step(lane, heading) not in storm:
@@ -744,7 +749,7 @@ class DeoleGame(Game):
         return None if box is None or box == D.NO_CASTAWAY_BOX else box
 
     def _bonus_options(self, state: DeoleState, sheet: dict[str, Any]) -> list[str]:
-        out = []
+        out: list[str] = []
         for letter in D.BONUSES:
             if letter in sheet["bonuses"]:
                 continue
@@ -1109,6 +1114,13 @@ def _acting(state: DeoleState) -> int:
     seat = state.actor
     assert seat is not None
     return seat
+
+
+def _kind(action: object) -> object:
+    """An action's kind, or "" when ``apply`` is handed something that is not a non-empty tuple (forged)."""
+    if isinstance(action, tuple) and action:
+        return cast(tuple[object, ...], action)[0]
+    return ""
 
 
 def _echo(text: Any, limit: int = 60) -> str:
