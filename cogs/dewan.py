@@ -56,6 +56,7 @@ TURN_ID = "pbc:dewan:turn"
 BUTTONS = 15  # choices shown as buttons (3 rows of 5); more go into a select menu
 OPTIONS = 25  # options in one select menu
 SELECT_ROWS = 3  # select menus for one long list (destinations, payments): up to 75 options
+PAYMENT_SUGGESTIONS = 200  # payments searched for /dewan camp's suggestions (filtered by what is typed)
 HEX_RE = re.compile(r"[A-H][0-6]", re.ASCII)
 # A notation in a custom id or select value, spaces written "_": "take_3", "give_c17_2", "story_deck".
 TOKEN_RE = re.compile(r"[a-z0-9_]{1,20}", re.ASCII)
@@ -198,9 +199,12 @@ def destinations(game: DewanGame, state: DewanState, seat: int) -> list[str]:
     return [a[1] for a in game.legal_actions(state, seat) if a[0] == "camp"]
 
 
-def payments(game: DewanGame, state: DewanState, seat: int, hex_: str) -> list[tuple[Payment, list[str]]]:
-    """Every payment of a camp on ``hex_`` (cheapest first) with a route it pays."""
-    return [(payment_of(discards, gives), route) for discards, gives, route in game.payments(state, seat, hex_)]
+def payments(game: DewanGame, state: DewanState, seat: int, hex_: str,
+             limit: int = SELECT_ROWS * OPTIONS) -> list[tuple[Payment, list[str]]]:
+    """The cheapest ``limit`` payments of a camp on ``hex_`` (as many as the panel shows), each with a route
+    it pays."""
+    return [(payment_of(discards, gives), route)
+            for discards, gives, route in game.payments(state, seat, hex_, limit=limit)]
 
 
 def plan_camp(game: DewanGame, state: DewanState, seat: int, hex_: str, payment: Payment) -> Plan:
@@ -495,8 +499,8 @@ class DewanPanel(GamePanel):
         names = seat_names(table)
         version = table.version
         lines = [*self.header(table, seat, locale), tr(locale, "panel.payment", hex=hex_, count=len(found))]
-        if len(found) > SELECT_ROWS * OPTIONS:
-            lines.append(tr(locale, "panel.more_payments", count=len(found) - SELECT_ROWS * OPTIONS))
+        if len(found) >= SELECT_ROWS * OPTIONS:  # perhaps more: the engine stops at what the panel shows
+            lines.append(tr(locale, "panel.more_payments"))
         panel = discord.ui.View(timeout=None)
         options = [(payment_text(payment, names, locale), encode_payment(payment)) for payment, _ in found]
         routes = [tr(locale, "panel.route", route="–".join(route)) for _, route in found]
@@ -709,8 +713,8 @@ class DewanCog(commands.GroupCog, group_name=_("dewan"), group_description=_("De
             return []
         names = seat_names(table)
         locale = locale_of(interaction)
-        return self._matching([(payment_text(p, names, locale), encode_payment(p))
-                               for p, _route in payments(game, table.state, seat, hex_)], current)
+        found = payments(game, table.state, seat, hex_, limit=PAYMENT_SUGGESTIONS)
+        return self._matching([(payment_text(p, names, locale), encode_payment(p)) for p, _route in found], current)
 
     async def step_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         found = self._mover_or_none(interaction)
@@ -766,12 +770,10 @@ class DewanCog(commands.GroupCog, group_name=_("dewan"), group_description=_("De
             return await answer(interaction, error_text(locale, error, KEY))
         game = engine_of(table)
         try:
-            payment = decode_payment(pay[:80].strip().lower())
+            payment = tuple(sorted(decode_payment(pay[:80].strip().lower())))  # typed in any order
             if hex_ not in destinations(game, table.state, seat):
                 raise ValueError("no route")
-            if payment not in {p for p, _ in payments(game, table.state, seat, hex_)}:
-                raise ValueError("not a payment")
-            plan = plan_camp(game, table.state, seat, hex_, payment)
+            plan = plan_camp(game, table.state, seat, hex_, payment)  # the engine takes it, or refuses it
         except (ValueError, IllegalAction):
             return await answer(interaction, tr(locale, "cmd_reply.bad_payment", space=hex_, pay=echo(pay, 40)))
         await self.game_cog.play(interaction, plan.notations, table.version)
