@@ -207,3 +207,18 @@ def test_most_points_win_then_most_cards_then_shared() -> None:
     events += play(state, 1, "tuck c01")  # slot 8
     finals = {e.params["seat"]: e.params for e in events if e.code == "final_score"}
     assert finals[0]["hand"] == 2 and finals[1]["hand"] == 1
+
+
+def test_pass_only_when_nothing_is_possible_and_a_round_of_passes_ends_the_game() -> None:
+    # Design (spec decision 14): no card in the row, deck or discard, and no payable camp: pass. When every
+    # player passed in one round, the game ends.
+    state = fixture()
+    state.row = [None] * 6
+    state.deck, state.discard = [], []
+    give_all = [c for c in D.CARD_IDS if D.CARDS[c][0] == ("W",)]  # water cannot pay a land destination
+    state.seats[0]["hand"] = give_all[:1]
+    assert legal(state, 0) == ["pass"]
+    play(state, 0, "pass")
+    assert not GAME.is_over(state)
+    play(state, 1, "pass")
+    assert GAME.is_over(state)
