@@ -92,14 +92,16 @@ class TurnClock:
         for channel_id in self.service.due():
             failed = self.failures.get(channel_id)
             if failed is not None and failed[1] > now:
-                continue  # backing off
+                continue  # backing off (its wake-up was postponed; another reason woke the clock)
             try:
                 outcome = await self.service.expire(channel_id)
             except Exception as error:  # one broken table must not stop the clock of all others
                 self._failed(channel_id, error)
                 continue
             self.failures.pop(channel_id, None)
-            if outcome is not None:
+            if outcome is None:  # nothing to play for it now (no single seat to act): look again later
+                self.service.postpone(channel_id, now + RETRY_DELAYS[1])
+            else:
                 outcomes.append(outcome)
                 self._announce("timeout", self.on_timeout(outcome))
         return outcomes
@@ -108,6 +110,7 @@ class TurnClock:
         count = self.failures.get(channel_id, (0, 0.0))[0] + 1
         delay = self.retry_delays[min(count, len(self.retry_delays)) - 1]
         self.failures[channel_id] = (count, self.service.clock() + delay)
+        self.service.postpone(channel_id, self.service.clock() + delay)
         if count > 1:  # the traceback was logged the first time
             log.warning("turn clock: table in channel %s failed again (%d in a row: %s); next try in %s",
                         channel_id, count, error, format_duration(int(delay)))
@@ -120,9 +123,9 @@ class TurnClock:
             self._announce("failure notice", self.on_failure(table, error_id, delay))
 
     def next_wake(self) -> float | None:
-        """When the loop must wake next: the service's next deadline or reminder, with failing tables
-        at their next try instead of their (passed) deadline."""
-        return self.service.next_wake(not_before={c: at for c, (_, at) in self.failures.items()})
+        """When the loop must wake next: the service's next deadline, reminder or retry of a failing table
+        (postponed by ``_failed``)."""
+        return self.service.next_wake()
 
     async def _run(self) -> None:
         failures = 0  # passes in a row that failed as a whole (the store, say): retried, logged once

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import json
 import logging
 import random
 import re
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.i18n import LOCALES
@@ -36,13 +37,30 @@ class TableError(Exception):
         self.params = params
 
 
-@dataclass(slots=True)
 class Table:
-    record: TableRecord
-    game: AnyGame
-    state: Any = None  # the engine state once playing
-    version: int = 0
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """A table in the service's cache: its record, its game, and the engine state once playing. A table
+    loaded at start keeps its stored snapshot as text and decodes it on first use, so the bot is online at
+    once however many tables are stored (decoding a late Trails game replays every tile)."""
+
+    __slots__ = ("_snapshot", "_state", "game", "lock", "record", "version")
+
+    def __init__(self, record: TableRecord, game: AnyGame, state: Any = None, version: int = 0,
+                 snapshot: str | None = None) -> None:
+        self.record, self.game, self.version = record, game, version
+        self._state, self._snapshot = state, snapshot
+        self.lock = asyncio.Lock()
+
+    @property
+    def state(self) -> Any:
+        """The engine state (``None`` in the lobby)."""
+        if self._state is None and self._snapshot is not None:
+            self._state = self.game.from_json(json.loads(self._snapshot))
+            self._snapshot = None
+        return self._state
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self._state, self._snapshot = value, None
 
     @property
     def seats(self) -> list[Seat]:
@@ -225,6 +243,11 @@ class TableService:
         self.broken: dict[int, BrokenTable] = {}  # channel id -> a stored table that could not be loaded
         self.finished_due: list[Table] = []  # finished before a restart with the last board not posted yet
         self.on_deadline_change: Callable[[], None] = lambda: None  # wakes the turn clock
+        # When each table next needs the clock (its deadline or next reminder), in a heap: the clock's pass
+        # costs O(log n) per table due, not a scan of every table. Entries whose time is no longer the
+        # table's (``_wake_at``) are stale and skipped.
+        self._wakes: list[tuple[float, int]] = []
+        self._wake_at: dict[int, float] = {}
 
     async def load(self) -> None:
         """Rebuild the cache of active tables from the store (at start). A table that cannot be loaded is
@@ -246,24 +269,39 @@ class TableService:
                 self.finished_due.append(table)
             else:
                 self.tables[record.channel_id] = table
+                self._reschedule(table)
 
     async def _load_table(self, record: TableRecord) -> Table:
+        """A stored table, its state left undecoded until first use (checked here only as far as it is
+        cheap: readable JSON of a version the engine knows)."""
         if record.load_error:
             raise ValueError(record.load_error)
         if not registry.has(record.game):
             raise LookupError(f"game {record.game!r} is not installed")
-        table = Table(record, registry.get(record.game))
-        if record.status in ("playing", "finished"):
-            snapshot = await self.store.snapshot(record.id)
-            if snapshot is None:
-                raise ValueError("no snapshot of a game in play")
-            table.version, state = snapshot
-            table.state = table.game.from_json(json.loads(state))
-            table.game.to_act(table.state)  # a state that loads but cannot be played is broken too
-        return table
+        game = registry.get(record.game)
+        if record.status not in ("playing", "finished"):
+            return Table(record, game)
+        if record.snapshot is None:
+            raise ValueError("no snapshot of a game in play")
+        version, text = record.snapshot
+        data = json.loads(text)
+        if not isinstance(data, dict) or not 1 <= int(data.get("v", 1)) <= game.json_version:
+            raise ValueError(f"a snapshot of an unknown version ({str(data)[:40]})")
+        record.snapshot = None
+        return Table(record, game, version=version, snapshot=text)
 
     def table(self, channel_id: int) -> Table:
         table = self.tables.get(channel_id)
+        if table is not None and table.record.status == "playing":
+            try:
+                table.game.to_act(table.state)  # decoded on first use: a state that cannot be played is broken
+            except Exception as error:
+                log.error("table %s (%s) in channel %s set aside: %s", table.record.id, table.record.game,
+                          channel_id, echo(error, 200))
+                del self.tables[channel_id]
+                self.broken[channel_id] = BrokenTable(table.record.id, table.record.game, table.record.host_id,
+                                                      echo(error, 200))
+                table = None
         if table is None:
             broken = self.broken.get(channel_id)
             if broken is not None:
@@ -408,7 +446,7 @@ class TableService:
             await self.store.set_status(table.record.id, "aborted", self.clock())
             table.record.status = "aborted"
             del self.tables[channel_id]
-        self.on_deadline_change()
+        self._clock_changed(table)
         return table
 
     # -- play -----------------------------------------------------------------------------------
@@ -524,7 +562,7 @@ class TableService:
             record = table.record
             record.paused_at, record.paused_by, record.time_left, record.deadline = now, user_id, time_left, None
             await self.store.set_pause(record.id, now, user_id, time_left, None)
-        self.on_deadline_change()
+        self._clock_changed(table)
         return table
 
     async def resume(self, channel_id: int, user_id: int, manage_channels: bool = False) -> Table:
@@ -544,7 +582,7 @@ class TableService:
             record.paused_at = record.paused_by = record.time_left = None
             record.deadline = deadline
             await self.store.set_pause(record.id, None, None, None, deadline)
-        self.on_deadline_change()
+        self._clock_changed(table)
         return table
 
     async def extend(self, channel_id: int, user_id: int, seconds: int, manage_channels: bool = False) -> Table:
@@ -555,7 +593,7 @@ class TableService:
             table.record.deadline += seconds
             await self.store.set_clock(table.record.id, table.record.deadline,
                                        reminders_sent=table.record.reminders_sent)
-        self.on_deadline_change()
+        self._clock_changed(table)
         return table
 
     async def update_settings(self, channel_id: int, user_id: int, manage_channels: bool = False,
@@ -570,6 +608,7 @@ class TableService:
             table.record.turn_seconds = turn_seconds or table.record.turn_seconds
             table.record.settings = settings.to_json()
             await self.store.set_settings(table.record.id, table.record.turn_seconds, table.record.settings)
+        self._clock_changed(table)  # other reminders
         return table
 
     def my_turns(self, guild_id: int | None, user_id: int) -> list[tuple[Table, float | None]]:
@@ -641,20 +680,58 @@ class TableService:
         deadlines = [t.record.deadline for t in self.tables.values() if t.record.deadline is not None]
         return min(deadlines, default=None)
 
-    def next_wake(self, not_before: dict[int, float] | None = None) -> float | None:
-        """The earliest deadline or pending reminder: the clock sleeps until then. ``not_before``: channels
-        whose table is not to be handled before a time (the clock backing off a failing table)."""
-        not_before = not_before or {}
-        times = [max(t.record.deadline, not_before.get(c, 0.0))
-                 for c, t in self.tables.items() if t.record.deadline is not None]
-        times += [r for t in self.tables.values() if (r := self._next_reminder(t)) is not None]
-        return min(times, default=None)
+    def _reschedule(self, table: Table) -> None:
+        """Put the table in the clock's heap at its next deadline or reminder (or take it out)."""
+        channel = table.record.channel_id
+        live = self.tables.get(channel) is table
+        times = [x for x in (table.record.deadline, self._next_reminder(table)) if x is not None] if live else []
+        when = min(times, default=None)
+        if when is None:
+            self._wake_at.pop(channel, None)
+        elif self._wake_at.get(channel) != when:
+            self._wake_at[channel] = when
+            heapq.heappush(self._wakes, (when, channel))
+
+    def _clock_changed(self, table: Table) -> None:
+        self._reschedule(table)
+        self.on_deadline_change()
+
+    def postpone(self, channel_id: int, until: float) -> None:
+        """Do not wake for this table before ``until`` (the clock backing off a table that keeps failing)."""
+        if channel_id in self._wake_at:
+            self._wake_at[channel_id] = until
+            heapq.heappush(self._wakes, (until, channel_id))
+
+    def _top(self) -> tuple[float, int] | None:
+        while self._wakes:
+            when, channel = self._wakes[0]
+            if self._wake_at.get(channel) == when:
+                return when, channel
+            heapq.heappop(self._wakes)  # stale: the table's time changed since
+        return None
+
+    def next_wake(self) -> float | None:
+        """The earliest deadline or pending reminder (or retry of a failing table): the clock sleeps until
+        then. O(1) but for stale entries dropped on the way."""
+        top = self._top()
+        return None if top is None else top[0]
+
+    def _woken(self) -> list[Table]:
+        """The tables whose wake time has come (their entries stay until rescheduled)."""
+        now, found, kept = self.clock(), [], []
+        while (top := self._top()) is not None and top[0] <= now:
+            kept.append(heapq.heappop(self._wakes))
+            if (table := self.tables.get(top[1])) is not None:
+                found.append(table)
+        for entry in kept:
+            heapq.heappush(self._wakes, entry)
+        return found
 
     async def due_reminders(self) -> list[tuple[Table, int]]:
         """Tables whose next reminder time has passed, with the seat to remind; marks them sent (a
         reminder missed while the bot was down is sent once, not once per missed time)."""
         now, due = self.clock(), []
-        for table in list(self.tables.values()):
+        for table in self._woken():
             reminder = self._next_reminder(table)
             if reminder is None or reminder > now:
                 continue
@@ -666,12 +743,15 @@ class TableService:
                 table.record.reminders_sent = sum(1 for r in self.reminder_times(table) if r <= now)
                 await self.store.set_clock(table.record.id, table.record.deadline,
                                            reminders_sent=table.record.reminders_sent)
+                self._reschedule(table)
                 due.append((table, owner))
         return due
 
     def due(self) -> list[int]:
+        """Channels whose deadline has passed (and whose table is not being backed off)."""
         now = self.clock()
-        return [c for c, t in self.tables.items() if t.record.deadline is not None and t.record.deadline <= now]
+        return [t.record.channel_id for t in self._woken()
+                if t.record.deadline is not None and t.record.deadline <= now]
 
     async def _commit(self, table: Table, working: Any, moves: list[tuple[int, str]],
                       events: list[tuple[int, Event]], before: TurnKey | None, seats: bool = False,
@@ -717,10 +797,11 @@ class TableService:
             record.board_due, record.held_events = True, story
         if clock is not None:
             record.deadline, record.reminders_sent, record.time_left = clock
-            self.on_deadline_change()
         if finished:
             record.status = "finished"
             self.tables.pop(record.channel_id, None)
+        if clock is not None or finished:
+            self._clock_changed(table)
         return MoveOutcome(table, moves, events, finished, [] if finished else list(after[0]), announce=tell)
 
     def _clock_for(self, table: Table, new_turn: bool, to_act: list[int]) -> ClockUpdate | None:

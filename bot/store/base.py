@@ -55,6 +55,7 @@ class TableRecord:
     board_due: bool = False  # the latest turn's board has not been posted yet
     load_error: str | None = None  # the stored row could not be decoded (the table is set aside)
     lobby_message_id: int | None = None  # the lobby message, edited as the table lives
+    snapshot: tuple[int, str] | None = None  # (version, JSON) of a game in play, as ``active_tables`` reads it
 
 
 class Store(ABC):

@@ -129,44 +129,55 @@ class SqliteStore(Store):
         )
         await self.db.commit()
 
-    async def _tables(self, where: str, params: tuple[Any, ...]) -> list[TableRecord]:
+    async def _tables(self, where: str, params: tuple[Any, ...], snapshots: bool = False) -> list[TableRecord]:
+        """The tables matching ``where`` (SQL on ``game_tables`` as ``t``), with their seats, in three queries
+        whatever their number (and their latest snapshots, if asked)."""
+        snapshot_columns = ", s.version, s.state" if snapshots else ", NULL, NULL"
+        snapshot_join = " LEFT JOIN snapshots s ON s.table_id = t.id" if snapshots else ""
         async with self.db.execute(
-            "SELECT id, guild_id, channel_id, game, options, status, host_id, seed, created_at, finished_at,"
-            f" turn_seconds, deadline, paused_at, paused_by, time_left, reminders_sent, settings, held_events, board_due,"
-            " lobby_message_id"
-            f" FROM game_tables WHERE {where}",
+            "SELECT t.id, t.guild_id, t.channel_id, t.game, t.options, t.status, t.host_id, t.seed, t.created_at,"
+            " t.finished_at, t.turn_seconds, t.deadline, t.paused_at, t.paused_by, t.time_left, t.reminders_sent,"
+            " t.settings, t.held_events, t.board_due, t.lobby_message_id" + snapshot_columns +
+            f" FROM game_tables t{snapshot_join} WHERE {where}",
             params,
         ) as cursor:
             rows = await cursor.fetchall()
-        tables = []
+        tables: list[TableRecord] = []
         for row in rows:
             try:
                 record = TableRecord(row[0], row[1], row[2], row[3], json.loads(row[4]), *row[5:10],
                                      turn_seconds=row[10], deadline=row[11], paused_at=row[12], paused_by=row[13],
                                      time_left=row[14], reminders_sent=row[15], settings=json.loads(row[16]),
                                      held_events=json.loads(row[17]), board_due=bool(row[18]),
-                                     lobby_message_id=row[19])
+                                     lobby_message_id=row[19],
+                                     snapshot=None if row[20] is None else (row[20], row[21]))
             except (TypeError, ValueError) as error:  # one bad row is reported with its table, not raised
                 record = TableRecord(row[0], row[1], row[2], str(row[3]), {}, row[5], row[6], 0, 0.0,
                                      load_error=f"unreadable row: {error}")
-            async with self.db.execute(
-                "SELECT position, user_id, display, color, eliminated, timeouts, pauses_used FROM seats"
-                " WHERE table_id = ? ORDER BY position", (record.id,),
-            ) as cursor:
-                record.seats = [Seat(p, u, d, c, bool(e), n, q) for p, u, d, c, e, n, q in await cursor.fetchall()]
             tables.append(record)
+        if tables:
+            by_id = {record.id: record for record in tables}
+            async with self.db.execute(
+                "SELECT table_id, position, user_id, display, color, eliminated, timeouts, pauses_used FROM seats"
+                f" WHERE table_id IN (SELECT t.id FROM game_tables t WHERE {where.split(' ORDER BY ')[0]})"
+                " ORDER BY table_id, position", params,
+            ) as cursor:
+                async for table_id, p, u, d, c, e, n, q in cursor:
+                    if table_id in by_id:
+                        by_id[table_id].seats.append(Seat(p, u, d, c, bool(e), n, q))
         return tables
 
     async def active_tables(self) -> list[TableRecord]:
-        return await self._tables("status IN ('lobby', 'playing') OR board_due = 1 ORDER BY id", ())
+        return await self._tables("t.status IN ('lobby', 'playing') OR t.board_due = 1 ORDER BY t.id", (),
+                                  snapshots=True)
 
     async def table_record(self, table_id: int) -> TableRecord | None:
-        tables = await self._tables("id = ?", (table_id,))
+        tables = await self._tables("t.id = ?", (table_id,))
         return tables[0] if tables else None
 
     async def latest_table(self, channel_id: int) -> TableRecord | None:
         tables = await self._tables(
-            "channel_id = ? ORDER BY status IN ('lobby', 'playing') DESC, id DESC LIMIT 1", (channel_id,)
+            "t.channel_id = ? ORDER BY t.status IN ('lobby', 'playing') DESC, t.id DESC LIMIT 1", (channel_id,)
         )
         return tables[0] if tables else None
 

@@ -346,8 +346,9 @@ class DeoleGame(Game[DeoleState, Action]):
         return [] if actor is None else [actor]
 
     def turn_number(self, state: DeoleState) -> int:
-        """A player's turn is one pick: it grows as each pick of a roll ends and with every new roll."""
-        return state.turn_counter * (state.players + 1) - len(state.order)
+        """A player's turn is one pick: it grows as each pick of a roll ends and with every new roll (by one
+        more then, so that a solo roll whose pick ended still differs from the next roll): 0 at the start."""
+        return (state.turn_counter - 1) * (state.players + 1) + state.players - len(state.order)
 
     def legal_actions(self, state: DeoleState, seat: Seat) -> list[Action]:
         if state.actor != seat:
