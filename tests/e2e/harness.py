@@ -20,6 +20,7 @@ import time
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import discord
 import discord.gateway
@@ -248,3 +249,15 @@ def build_default_world(fake: FakeDiscord) -> DefaultWorld:
     )
     _default_worlds[fake] = result
     return result
+
+
+async def start_table(fake: FakeDiscord, lobby: Any, user: FakeUser, channel: FakeChannel,
+                      is_board: Callable[[Any], bool] | None = None, locale: str = "en-US") -> Any:
+    """Press the lobby's Start as ``user``; return the first board once the bot has also edited the lobby
+    to link it (it does so right after posting the board), so nothing of the start is still to come."""
+    mark = fake.mark()
+    await fake.click(lobby, "pbc:lobby:start", user=user, locale=locale)
+    board = await fake.wait_for_message(channel, is_board or (lambda m: bool(m.attachments) and not m.ephemeral),
+                                        after=mark)
+    await fake.wait_for_message(channel, lambda m: m.id == lobby.id and str(board.id) in m.text, after=mark)
+    return board

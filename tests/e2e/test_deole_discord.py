@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from games.core import Event
-from tests.e2e.harness import start_bot
+from tests.e2e.harness import start_bot, start_table
 
 # The panel's line once a pick is done (deole.panel.done / panel.posted), in English and Russian.
 POSTED = {"en-US": "board is posted", "ru": "поле выложено"}
@@ -23,9 +23,7 @@ async def _start(fake, world, channel, players, options="", locale="en-US"):
                                     else {"game": "deole"})).reply()
     for user in players[1:]:
         await (await fake.click(lobby, "pbc:lobby:join", user=user)).response()
-    mark = fake.mark()
-    await fake.click(lobby, "pbc:lobby:start", user=players[0], locale=locale)
-    return await fake.wait_for_message(channel, _is_board, after=mark)
+    return await start_table(fake, lobby, players[0], channel, _is_board, locale)
 
 
 async def _board_settled(bot, channel, timeout: float = 5.0) -> None:

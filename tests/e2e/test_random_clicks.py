@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.e2e.harness import start_bot
+from tests.e2e.harness import start_bot, start_table
 
 SELECT = 3
 
@@ -31,9 +31,7 @@ async def test_random_clicks_never_break_a_table(fake, world, make_bot, game, op
         await (await fake.click(lobby, "pbc:lobby:join", user=user)).response()
     await (await fake.slash("/game ai add", user=world.alice, channel=channel)).reply()
     turn = f"pbc:{game}:turn"
-    mark = fake.mark()
-    await fake.click(lobby, "pbc:lobby:start", user=world.alice)
-    await fake.wait_for_message(channel, lambda m: turn in m.custom_ids(), after=mark)
+    await start_table(fake, lobby, world.alice, channel, lambda m: turn in m.custom_ids())
     panels: list[tuple[object, object]] = []
     answered = 0
     for _ in range(400):
@@ -102,9 +100,7 @@ async def test_random_commands_never_break_a_table(fake, world, make_bot, game, 
         "game": game, "options": "expansions=river,inns,traders" if game == "trails" else "", "turn_time": "30s",
         "timeout": "default"})).reply()
     await (await fake.click(lobby, "pbc:lobby:join", user=world.bob)).response()
-    mark = fake.mark()
-    await fake.click(lobby, "pbc:lobby:start", user=world.alice)
-    await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+    await start_table(fake, lobby, world.alice, channel)
     for _ in range(300):
         if channel.id not in service.tables:
             break

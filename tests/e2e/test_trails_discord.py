@@ -8,7 +8,7 @@ import asyncio
 import random
 
 from tests.e2e.fake_discord import FakeDiscord
-from tests.e2e.harness import start_bot
+from tests.e2e.harness import start_bot, start_table
 
 TURN = "pbc:trails:turn"
 
@@ -26,9 +26,7 @@ async def _open_table(fake: FakeDiscord, world, options: str):
     lobby = await (await fake.slash("/game new", user=world.alice, channel=channel,
                                     options={"game": "trails", "options": options})).reply()
     await (await fake.click(lobby, "pbc:lobby:join", user=world.bob)).response()
-    mark = fake.mark()
-    await fake.click(lobby, "pbc:lobby:start", user=world.alice)
-    board = await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+    board = await start_table(fake, lobby, world.alice, channel)
     return channel, board
 
 
