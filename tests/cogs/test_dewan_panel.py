@@ -19,6 +19,7 @@ from cogs.dewan import (
     Commit,
     DewanPanel,
     Screen,
+    Stale,
     decode_payment,
     destinations,
     encode_payment,
@@ -27,7 +28,7 @@ from cogs.dewan import (
     payments,
     plan_camp,
 )
-from games.core import Event
+from games.core import Event, IllegalAction
 from games.dewan import GAME
 from games.dewan.engine import DewanState
 
@@ -120,9 +121,6 @@ FORGED: list[tuple[str, str, list[str]]] = [
 
 @pytest.mark.parametrize(("op", "args", "values"), FORGED)
 def test_clicks_the_panel_never_offered_are_refused(op: str, args: str, values: list[str]) -> None:
-    from cogs.dewan import Stale
-    from games.core import IllegalAction
-
     panel = DewanPanel(None)
     state = _positions(5, 1)[0]
     seat = GAME.to_act(state)[0]
