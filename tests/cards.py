@@ -98,7 +98,7 @@ class Gems(Game):
     def parse(self, text):
         gem = text.strip().lower().removeprefix("play").strip()
         if gem not in GEMS:
-            raise IllegalAction("notation", text=text)
+            raise IllegalAction("notation", text=text[:100])
         return gem
 
     def format(self, action):

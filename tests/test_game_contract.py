@@ -259,3 +259,15 @@ def test_an_entry_that_forgets_a_part_fails_with_the_part_named(change: dict[str
     with pytest.raises((AssertionError, pytest.fail.Exception)) as failure:
         test_every_part_of_the_entry_exists(broken)
     assert f"nim: {part}" in str(failure.value)
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.key)
+@pytest.mark.parametrize("word", ["", "take ", "path ", "place ", "camp ", "die ", "friend f05 ", "cube spring "])
+def test_hostile_notation_is_refused_as_illegal_never_crashing(entry: GameEntry, word: str) -> None:
+    """What /game move may carry from a hostile client: refused with IllegalAction, echoing little."""
+    game = game_of(entry)
+    for text in (word + "9" * 4400, word + "1e400", word + "-inf", word + "x" * 6000, word + "\u0000\u202e"):
+        try:
+            game.parse(text)
+        except IllegalAction as error:
+            assert all(len(str(v)) <= 120 for v in error.params.values()), (game.key, error.params)

@@ -28,6 +28,7 @@ from games.core import (
     PlayerResult,
     Result,
     Seat,
+    clip,
     rank_players,
     rng_from_json,
     rng_to_json,
@@ -468,7 +469,7 @@ class MapleGame(Game):
     def parse(self, text: str) -> Action:
         action = _parse(text)
         if action is None:
-            raise IllegalAction("notation", text=text)
+            raise IllegalAction("notation", text=clip(text))
         return action
 
     def format(self, action: Action) -> str:
@@ -1429,7 +1430,8 @@ def _parse(text: str) -> Action | None:
         return ("dawdle", low[0])
     if head == "from" and low == ["v"]:
         return ("from", "V")
-    if head == "path" and 1 <= len(args) <= 2 and args[0].isdigit() and int(args[0]) in D.PATHS:
+    # A path number has at most 3 digits: no int() of thousands of digits (ValueError past 4,300).
+    if head == "path" and 1 <= len(args) <= 2 and args[0].isdigit() and len(args[0]) <= 3 and int(args[0]) in D.PATHS:
         mode = low[1] if len(args) == 2 else "main"
         return ("path", int(args[0]), mode) if mode in ("main", "tok", "free") else None
     if head in ("take", "pay") and len(args) == 1:
