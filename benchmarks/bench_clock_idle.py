@@ -52,7 +52,7 @@ async def bench(tables: int, seconds: float) -> None:
         cpu = time.process_time() - cpu_before
         await clock.stop()
         await store.close()
-    print(f"{tables} tables, earliest deadline in {service.next_deadline() - time.time():.0f} s")
+    print(f"{tables} tables, earliest deadline in {(service.next_deadline() or time.time()) - time.time():.0f} s")
     print(f"idle {seconds:.1f} s: clock wake-ups {wakeups - wakeups_before}, process CPU {cpu * 1000:.1f} ms")
 
 

@@ -52,13 +52,15 @@ def main() -> None:
     times = []
     hands = []
     for data in late_positions(10):
+        hand = 0
         for _ in range(5):
             state = GAME.from_json(data)  # a fresh state: no search cached
             seat = GAME.to_act(state)[0]
             start = time.perf_counter()
             GAME.legal_actions(state, seat)
             times.append(time.perf_counter() - start)
-        hands.append(len(state.seats[seat]["hand"]))
+            hand = len(state.seats[seat]["hand"])
+        hands.append(hand)
     median, p99 = percentiles(times)
     print(f"legal_actions, late 4-player boards (hands {min(hands)}-{max(hands)} cards): "
           f"median {median:.2f} ms, p99 {p99:.2f} ms")
@@ -67,6 +69,7 @@ def main() -> None:
     view = GAME.view(state, None)
     names = ["Alice", "Boris", "Chen", "Dana"]
     times = []
+    data = b""
     for _ in range(30):
         start = time.perf_counter()
         data = render_board(view, names, "en")

@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -61,7 +62,8 @@ async def bench(wanted: int) -> None:
             await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
             ai = RandomAI(games)
             games += 1
-            while (table := bot.client.tables.tables.get(channel.id)) is not None:
+            client: Any = bot.client  # the PlayByChatBot
+            while (table := client.tables.tables.get(channel.id)) is not None:
                 seat = table.game.to_act(table.state)[0]
                 notation = table.game.format(ai.choose(table.game, table.state, seat))
                 user = players[table.seats[seat].user_id]

@@ -15,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 
 from games.ai import play_out  # noqa: E402
 from games.maple import GAME  # noqa: E402
+from games.maple.engine import MapleState  # noqa: E402
 from rendering.maple import render_board  # noqa: E402
 
 
@@ -26,7 +27,7 @@ def games_per_second(players: int, count: int) -> tuple[float, float]:
     return count / (time.perf_counter() - start), count / (time.process_time() - cpu)
 
 
-def busy_turn() -> tuple[object, int]:
+def busy_turn() -> tuple[MapleState, int]:
     """A craft step as busy as the rules allow: 12 favors in hand, 3 of every goods and curiosity, Cub's
     discount, Tinkerer, Trader and Barterer ready."""
     state = GAME.setup(4, {}, 1)

@@ -19,7 +19,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.store import SqliteStore  # noqa: E402
 from bot.tables import TableService  # noqa: E402
-from games import registry  # noqa: E402
 
 
 async def bench(game_key: str, players: int, games: int) -> None:
@@ -40,6 +39,7 @@ async def bench(game_key: str, players: int, games: int) -> None:
                 table = service.tables[channel]
                 seat = table.game.to_act(table.state)[0]
                 user = table.seats[seat].user_id
+                assert user is not None  # every seat is a player here
                 choice = rng.choice(service.legal_notations(channel, user))
                 before = time.perf_counter()
                 await service.act(channel, user, choice)
@@ -59,12 +59,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=5)
     args = parser.parse_args()
-    game = args.game
-    if game is None:
-        game = "trails" if registry.has("trails") else "nim"
-    if game == "nim":  # the tests' small game, until a real engine is registered
-        registry.register("nim", "tests.nim:GAME")
-    asyncio.run(bench(game, args.players, args.games))
+    asyncio.run(bench(args.game or "trails", args.players, args.games))
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations, combinations_with_replacement
-from typing import Any
+from typing import Any, cast
 
 from games.core import (
     JSON,
@@ -270,6 +270,7 @@ class MapleGame(Game):
             setattr(state, name, snap[name])
         state.rng.setstate(rng_state)
         seat = state.actor
+        assert seat is not None, "a turn being replayed has its player"
         for text in steps:
             self._step(state, seat, self.parse(text), [], trusted=True)
 
@@ -574,7 +575,7 @@ class MapleGame(Game):
             return [("take", (c,)) for c in D.CURIOS if c != task[1] and state.supply[c] > 0]
         if kind == "favor":  # ["favor", "any" | "display" | "display_opt"]
             row = state.rows["favors"]
-            out = [("favor", f) for f in row["display"]]
+            out: list[Action] = [("favor", f) for f in row["display"]]
             if task[1] == "any" and (row["deck"] or row["discard"]):
                 out.append(("favor", "deck"))
             if task[1] == "display_opt" and out:
@@ -591,7 +592,8 @@ class MapleGame(Game):
         if kind == "cube":  # ["cube", symbol or None (any space), optional]
             if p["cubes"] <= 0:
                 return []
-            out = [("cube", fest["code"], i + 1) for fest in state.fests for i, s in enumerate(fest["cubes"])
+            out = [cast(Action, ("cube", fest["code"], i + 1)) for fest in state.fests
+                   for i, s in enumerate(fest["cubes"])
                    if s is None and (task[1] is None or _space_symbol(fest["code"], i) == task[1])]
             if task[2] and out:
                 out.append(("skip",))
@@ -603,7 +605,7 @@ class MapleGame(Game):
             matching = [("cube", code, i + 1) for code, i in free if _space_symbol(code, i) == task[1]]
             if not task[2]:
                 return matching
-            out = [("cube", code, i + 1) for code, i in free]
+            out = [cast(Action, ("cube", code, i + 1)) for code, i in free]
             if not matching and out:
                 out.append(("skip",))
             return out
@@ -1006,6 +1008,7 @@ class MapleGame(Game):
 
     def _unwalk(self, state: MapleState) -> None:
         """Undo the last path of the walk."""
+        assert state.actor is not None, "a walk is taken back by the player walking"
         p = state.seats[state.actor]
         walk, token, trailblazer, spot, got = state.ctx["walk"]["back"]
         if token:
@@ -1255,6 +1258,7 @@ class MapleGame(Game):
 
     def _end_turn(self, state: MapleState, events: list[Event]) -> None:
         seat = state.actor
+        assert seat is not None, "a turn ends for the player who has it"
         events.append(Event("turn_end", {"seat": seat}))
         state.turn_snap = None
         state.turn_steps = []
