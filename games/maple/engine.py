@@ -14,6 +14,7 @@ from __future__ import annotations
 import marshal
 import random
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import combinations, combinations_with_replacement
 from typing import Any, cast
@@ -35,14 +36,21 @@ from games.core import (
 )
 from games.maple import data as D
 
-Action = tuple
+# (kind, *arguments): the kind names the step; ``_parse`` lists every shape, e.g. ("path", 4, "main"),
+# ("take", ("a", "b")), ("craft", "tr05", "-a", "") or ("stop",). Arguments are str, int or tuples of str.
+Action = tuple[Any, ...]
+# [kind, *arguments]: a pending choice of the acting player (``_task_options`` lists every shape), e.g.
+# ["goods", None, 1, False] or ["exchange", "mill", 2]. A list, so that the state stays JSON.
 Task = list[Any]
+Player = dict[str, Any]  # one seat's belongings, as ``_new_player`` makes them (JSON)
+Walk = dict[str, Any]  # the walk of a friend turn, as ``_play_friend`` starts it (JSON)
+Snapshot = tuple[tuple[Any, ...], bytes]  # the generator's state and the marshalled turn fields
 
 NEUTRAL = -1  # a blocking cube on a festivity space
 
 
 # -- state ----------------------------------------------------------------------------------------
-def _new_player(seat: int) -> dict[str, Any]:
+def _new_player(seat: int) -> Player:
     return {
         "seat": seat,
         "pos": "V",
@@ -66,34 +74,35 @@ def _new_player(seat: int) -> dict[str, Any]:
 @dataclass
 class MapleState:
     players: int
-    rng: Any
+    rng: random.Random
     hour: int = 1
     sun: str = ""
-    sun_deck: list[str] = field(default_factory=list)
+    sun_deck: list[str] = field(default_factory=list[str])
     worm: int = 0
     actor: int | None = None
-    keep_order: list[int] = field(default_factory=list)
-    groves: dict[str, list[str]] = field(default_factory=dict)
-    spots: dict[str, str] = field(default_factory=dict)  # str(path number) -> curiosity kind
-    clearings: dict[str, str] = field(default_factory=dict)  # X1/X2 -> clearing code
-    fests: list[dict[str, Any]] = field(default_factory=list)  # {"code", "cubes": [seat|-1|None]*6}
-    rows: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # friends/favors/patches: deck, display, discard
-    dawdle_deck: list[str] = field(default_factory=list)
-    supply: dict[str, int] = field(default_factory=dict)
-    seats: list[dict[str, Any]] = field(default_factory=list)
-    ctx: dict[str, Any] = field(default_factory=dict)
-    turn_steps: list[str] = field(default_factory=list)
-    turn_snap: Any = None
+    keep_order: list[int] = field(default_factory=list[int])
+    groves: dict[str, list[str]] = field(default_factory=dict[str, list[str]])
+    spots: dict[str, str] = field(default_factory=dict[str, str])  # str(path number) -> curiosity kind
+    clearings: dict[str, str] = field(default_factory=dict[str, str])  # X1/X2 -> clearing code
+    fests: list[JSON] = field(default_factory=list[JSON])  # {"code", "cubes": [seat|-1|None]*6}
+    # friends/favors/patches: deck, display, discard
+    rows: dict[str, dict[str, list[str]]] = field(default_factory=dict[str, dict[str, list[str]]])
+    dawdle_deck: list[str] = field(default_factory=list[str])
+    supply: dict[str, int] = field(default_factory=dict[str, int])
+    seats: list[Player] = field(default_factory=list[Player])
+    ctx: JSON = field(default_factory=dict[str, Any])  # the turn under way, as ``_fresh_ctx`` makes it
+    turn_steps: list[str] = field(default_factory=list[str])
+    turn_snap: Snapshot | None = None
     undo_floor: int = 0
     revealed: bool = False
-    eliminated: list[int] = field(default_factory=list)
+    eliminated: list[int] = field(default_factory=list[int])
     over: bool = False
     actions: int = 0
     turns: int = 0
-    opening: list[list[Any]] = field(default_factory=list)
+    opening: list[list[Any]] = field(default_factory=list[list[Any]])  # [code, params] for initial_events
     # The last options listed by legal_actions and the position they were listed for (not saved): apply
     # checks an action against them instead of working the step out a second time.
-    listed: tuple[Any, set[Action]] | None = field(default=None, compare=False, repr=False)
+    listed: tuple[tuple[Any, ...], set[Action]] | None = field(default=None, compare=False, repr=False)
 
     @property
     def solo(self) -> bool:
@@ -111,7 +120,7 @@ _TURN_FIELDS = ("actor", "fests", "rows", "dawdle_deck", "supply", "seats", "ctx
                 "revealed")
 
 
-def _fresh_ctx(phase: str = "card") -> dict[str, Any]:
+def _fresh_ctx(phase: str = "card") -> JSON:
     return {"phase": phase, "card": None, "main": None, "tasks": [], "walk": None, "crafted": 0, "used": [],
             "ending": False}
 
@@ -121,7 +130,8 @@ def _copy(value: Any) -> Any:
 
 
 # -- options --------------------------------------------------------------------------------------
-def _pick_names(raw: str, table: dict[str, Any], count: int, option: str) -> list[str] | None:
+def _pick_names(raw: str, table: Mapping[str, D.Festivity | D.Clearing], count: int,
+                option: str) -> list[str] | None:
     text = str(raw).strip().lower()
     if text in ("", "random"):
         return None
@@ -139,7 +149,7 @@ def _pick_names(raw: str, table: dict[str, Any], count: int, option: str) -> lis
 
 
 # -- the game -------------------------------------------------------------------------------------
-class MapleGame(Game):
+class MapleGame(Game[MapleState, Action]):
     key = "maple"
     names = {"en": "Maple Valley", "ru": "Кленовая долина"}
     min_players = 1
@@ -264,6 +274,7 @@ class MapleGame(Game):
 
     def _undo(self, state: MapleState) -> None:
         steps = state.turn_steps[:-1]
+        assert state.turn_snap is not None, "a turn under way has its snapshot (taken by _advance)"
         rng_state, data = state.turn_snap
         snap = marshal.loads(data)
         for name in _TURN_FIELDS:
@@ -407,7 +418,7 @@ class MapleGame(Game):
     def view(self, state: MapleState, seat: Seat | None) -> JSON:
         """Everything on the table is public (decision 17); deck orders and the sun tiles to come are not."""
         step, _ = self._decision(state)
-        seats = []
+        seats: list[Player] = []
         for p in state.seats:
             q = _copy(p)
             seats.append(q)
@@ -462,7 +473,7 @@ class MapleGame(Game):
             state.turn_snap = (rng.getstate(), marshal.dumps({name: snap[name] for name in _TURN_FIELDS}))
         return state
 
-    def _snapshot(self, state: MapleState) -> tuple[Any, bytes]:
+    def _snapshot(self, state: MapleState) -> Snapshot:
         """The state at the start of the turn, for ``undo``: the generator's state and the other fields."""
         return state.rng.getstate(), marshal.dumps({name: getattr(state, name) for name in _TURN_FIELDS})
 
@@ -627,7 +638,7 @@ class MapleGame(Game):
             return [("stay",), ("village",)]
         raise AssertionError(task)
 
-    def _exchange_options(self, state: MapleState, p: dict[str, Any], source: str) -> list[Action]:
+    def _exchange_options(self, state: MapleState, p: Player, source: str) -> list[Action]:
         held = [g for g in D.GOODS if p["goods"][g] > 0]
         curios = [c for c in D.CURIOS if p["curios"][c] > 0]
         if source in ("trading", "rabbit"):
@@ -660,11 +671,11 @@ class MapleGame(Game):
         return out
 
     @staticmethod
-    def _steps(p: dict[str, Any], walk: dict[str, Any], friend: D.Friend,
+    def _steps(p: Player, walk: Walk, friend: D.Friend,
                tokens: int) -> list[tuple[int, str, str, str]]:
         """Every single path the walk may take next (``tokens`` map tokens in hand): (number, kind, the
         location it leads to, how a main path is allowed)."""
-        out = []
+        out: list[tuple[int, str, str, str]] = []
         used = walk["used"]
         patches = p["patches"]
         stage = walk["stage"]
@@ -697,7 +708,7 @@ class MapleGame(Game):
         out: list[Action] = []
         for fid in dict.fromkeys(p["favors"]):
             cost = Counter(D.FAVORS[fid].cost)
-            variants: list[tuple[str, Counter]] = [("", cost)]
+            variants: list[tuple[str, Counter[str]]] = [("", cost)]
             if discount and sum(cost.values()) >= 2:
                 for g in cost:
                     variants.append((f"-{g}", cost - Counter({g: 1})))
@@ -720,10 +731,10 @@ class MapleGame(Game):
         return out
 
     @staticmethod
-    def _hour_ready(p: dict[str, Any], pid: str) -> bool:
+    def _hour_ready(p: Player, pid: str) -> bool:
         return pid in p["patches"] and pid not in p["patch_cubes"] and p["cubes"] > 0
 
-    def _use_hour(self, p: dict[str, Any], pid: str) -> None:
+    def _use_hour(self, p: Player, pid: str) -> None:
         p["patch_cubes"].append(pid)
         p["cubes"] -= 1
 
@@ -826,7 +837,7 @@ class MapleGame(Game):
             raise AssertionError(action)
 
     # -- gains and payments -----------------------------------------------------------------------
-    def _gain(self, state: MapleState, p: dict[str, Any], item: str, count: int, events: list[Event]) -> int:
+    def _gain(self, state: MapleState, p: Player, item: str, count: int, events: list[Event]) -> int:
         """Take from the limited supply; an empty supply gives nothing. Returns how many were taken."""
         got = min(count, state.supply[item])
         if got <= 0:
@@ -841,13 +852,13 @@ class MapleGame(Game):
         events.append(Event("gain", {"seat": p["seat"], "item": item, "count": got}))
         return got
 
-    def _pay(self, state: MapleState, p: dict[str, Any], items: dict[str, int]) -> None:
+    def _pay(self, state: MapleState, p: Player, items: dict[str, int]) -> None:
         for item, n in items.items():
             bucket = p["goods"] if item in p["goods"] else p["curios"]
             bucket[item] -= n
             state.supply[item] += n
 
-    def _gain_fixed(self, state: MapleState, p: dict[str, Any], items: list[str], events: list[Event]) -> None:
+    def _gain_fixed(self, state: MapleState, p: Player, items: list[str], events: list[Event]) -> None:
         """A fixed gain at the Cliff, a clearing or from a dawdle card; Sun Seeker adds 1 sun goods to it."""
         took_sun = False
         for item in items:
@@ -875,7 +886,7 @@ class MapleGame(Game):
                 return
             row["display"].append(card)
 
-    def _take_favor(self, state: MapleState, p: dict[str, Any], source: str, events: list[Event]) -> None:
+    def _take_favor(self, state: MapleState, p: Player, source: str, events: list[Event]) -> None:
         if source == "deck":
             card = self._draw(state, "favors")
             if card is None:
@@ -888,7 +899,7 @@ class MapleGame(Game):
         events.append(Event("favor_taken", {"seat": p["seat"], "favor": card, "from": "deck" if source == "deck"
                                             else "display"}))
 
-    def _take_patch(self, state: MapleState, p: dict[str, Any], source: str, events: list[Event]) -> None:
+    def _take_patch(self, state: MapleState, p: Player, source: str, events: list[Event]) -> None:
         row = state.rows["patches"]
         if source == "deck":
             card = self._draw(state, "patches")
@@ -1110,7 +1121,8 @@ class MapleGame(Game):
         if self._hour_ready(p, "p07"):
             tasks.append(["do", "second_wind"])
 
-    def _exchange(self, state: MapleState, seat: int, task: Task, pay: tuple, events: list[Event]) -> None:
+    def _exchange(self, state: MapleState, seat: int, task: Task, pay: tuple[str, ...],
+                  events: list[Event]) -> None:
         p = state.seats[seat]
         source = task[1]
         self._pay(state, p, Counter(pay))
@@ -1327,7 +1339,7 @@ class MapleGame(Game):
 
 
 # -- helpers --------------------------------------------------------------------------------------
-def _version(state: MapleState) -> tuple[Any, ...]:
+def _version(state: MapleState) -> tuple[int, int, int, int | None, int]:
     """Changes with every action applied (and with every turn started)."""
     return state.actions, state.turns, len(state.turn_steps), state.actor, len(state.keep_order)
 
@@ -1337,7 +1349,7 @@ def _space_symbol(code: str, index: int) -> str:
     return fest.spaces[index]
 
 
-def _festivity_points(cubes: list[Any], seat: int) -> int:
+def _festivity_points(cubes: list[int | None], seat: int) -> int:
     """1 per own cube; 4 to everyone tied for the most; 2 to everyone tied second if the most is one player."""
     counts = Counter(c for c in cubes if c is not None and c != NEUTRAL)
     own = counts.get(seat, 0)
@@ -1352,7 +1364,7 @@ def _festivity_points(cubes: list[Any], seat: int) -> int:
     return own
 
 
-def _main_ok(walk: dict[str, Any], friend: D.Friend, ptype: str, patches: list[str]) -> str:
+def _main_ok(walk: Walk, friend: D.Friend, ptype: str, patches: list[str]) -> str:
     """How the friend may take a path of ``ptype`` as a main path: "same", "hiker", "owl" or "" (not at all)."""
     current = walk["main"]
     if ptype == current or ptype in walk["types"]:
@@ -1367,7 +1379,7 @@ def _main_ok(walk: dict[str, Any], friend: D.Friend, ptype: str, patches: list[s
     return ""
 
 
-def _after(walk: dict[str, Any], number: int, kind: str, other: str, how: str) -> dict[str, Any]:
+def _after(walk: Walk, number: int, kind: str, other: str, how: str) -> Walk:
     """The walk after taking path ``number`` to ``other`` as a ``kind`` path."""
     after = dict(walk, at=other, used=[*walk["used"], number])
     if kind == "main":
@@ -1395,7 +1407,7 @@ def _after(walk: dict[str, Any], number: int, kind: str, other: str, how: str) -
 ORDER = {item: i for i, item in enumerate((*D.GOODS, *D.CURIOS))}
 
 
-def _canon(items: Any) -> tuple[str, ...]:
+def _canon(items: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(items, key=ORDER.__getitem__))
 
 
