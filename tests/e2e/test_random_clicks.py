@@ -16,7 +16,7 @@ SELECT = 3
 
 
 @pytest.mark.parametrize(("game", "options", "seed"), [("trails", "expansions=river,inns,traders", 1),
-                                                       ("deole", "", 2)])
+                                                       ("deole", "", 2), ("dewan", "", 3), ("maple", "", 4)])
 async def test_random_clicks_never_break_a_table(fake, world, make_bot, game, options, seed):
     bot = await start_bot(fake, make_bot)
     service = bot.client.tables
@@ -83,10 +83,13 @@ COMMANDS = {  # each command and the option its autocomplete fills
     "deole": [("/deole play", "choice"), ("/deole die", "die"), ("/deole track", "track"), ("/deole mode", "mode"),
               ("/deole write", "value"), ("/deole sail", "direction"), ("/deole bonus", "bonus"),
               ("/game move", "action")],
+    "dewan": [("/dewan take", "pair"), ("/dewan camp", "to"), ("/dewan choose", "step"), ("/game move", "action")],
+    "maple": [("/maple card", "card"), ("/maple walk", "route"), ("/maple choose", "choice"),
+              ("/maple craft", "favor"), ("/maple end", None), ("/maple undo", None), ("/game move", "action")],
 }
 
 
-@pytest.mark.parametrize(("game", "seed"), [("trails", 0), ("deole", 0)])
+@pytest.mark.parametrize(("game", "seed"), [("trails", 0), ("deole", 0), ("dewan", 0), ("maple", 0)])
 async def test_random_commands_never_break_a_table(fake, world, make_bot, game, seed):
     """Typists at random: the game's commands and /game move, with values from their autocomplete or
     nonsense, by the player to move or anyone else, while the clock runs out now and then."""
