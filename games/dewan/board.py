@@ -44,8 +44,8 @@ def build(players: int, layout: Layout) -> Board:
     terrain: dict[str, str] = {}
     berries: list[str] = []
     symbols: list[tuple[str, str, str]] = []
-    tiles = []
-    starts = []
+    tiles: list[tuple[str, str, int, bool]] = []
+    starts: list[str] = []
     for (letter, i, j, start), (tile, rotation) in zip(D.LAYOUTS[players], layout, strict=True):
         cq, cr = tile_centre(i, j)
         hexes, berry_positions, tile_symbols = D.REALM_TILES[tile]
@@ -71,7 +71,8 @@ def build(players: int, layout: Layout) -> Board:
     for label in labels:
         if label in zone or terrain[label] == "X":
             continue
-        members, stack = [], [label]
+        members: list[str] = []
+        stack = [label]
         zone[label] = len(zones)
         while stack:
             current = stack.pop()

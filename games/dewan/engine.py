@@ -17,8 +17,9 @@ import copy
 import random
 import re
 from collections import Counter, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from games.core import (
     JSON,
@@ -37,9 +38,12 @@ from games.core import (
 from games.dewan import data as D
 from games.dewan.board import Board, Layout, build
 
-Action = tuple
+# (kind, *arguments), e.g. ("take", 3), ("camp", "C6"), ("give", "c17", 1), ("pass",): ``parse_action`` lists them.
+Action = tuple[Any, ...]
 Item = tuple[str, "int | None"]  # a cost item: terrain (or "*") and the seat its card goes to (None: discard)
 Pick = tuple[str, "int | None"]  # a card picked in payment and the seat it goes to (None: discard)
+# A payment as listed for a panel: (discarded cards, ((seat, cards given), ...), route).
+Payment = tuple[tuple[str, ...], tuple[tuple[int, tuple[str, ...]], ...], list[str]]
 ANY = "*"
 KINDS = ("B", "M", "D", "F", "W", ANY)
 # A multiset of cost items is packed in an int: one 5-bit field per (kind, recipient), recipient 0 = the discard
@@ -60,8 +64,8 @@ def _submultiset(small: int, big: int) -> bool:
     return ((big | _GUARD) - small) & _GUARD == _GUARD
 
 
-def _unpack(label: int) -> list[tuple[str, int | None]]:
-    items = []
+def _unpack(label: int) -> list[Item]:
+    items: list[Item] = []
     for index in range(_FIELDS):
         count = (label >> (5 * index)) & 31
         if count:
@@ -138,7 +142,7 @@ def _match(needs: list[str], providers: list[frozenset[str]]) -> bool:
 
 def _route(node: Any) -> list[str]:
     """A route kept as a linked list (hex, previous node) -> its hexes from the origin."""
-    hexes = []
+    hexes: list[str] = []
     while node is not None:
         hexes.append(node[0])
         node = node[1]
@@ -156,7 +160,7 @@ def _split(picks: list[Pick]) -> tuple[tuple[str, ...], tuple[tuple[int, tuple[s
 
 
 # -- state ----------------------------------------------------------------------------------------
-def _new_player(seat: int) -> dict[str, Any]:
+def _new_player(seat: int) -> JSON:
     return {
         "seat": seat,
         "hand": [],
@@ -172,30 +176,30 @@ def _new_player(seat: int) -> dict[str, Any]:
 class DewanState:
     players: int
     layout: list[list[Any]]  # [tile, rotation] per tile letter
-    rng: Any
-    seats: list[dict[str, Any]]
-    deck: list[str] = field(default_factory=list)  # the last card is the top
-    discard: list[str] = field(default_factory=list)
-    row: list[str | None] = field(default_factory=list)  # position 1 (next to the deck) first
-    story_deck: list[str] = field(default_factory=list)  # the last tile is the top
-    story_display: list[str] = field(default_factory=list)
-    camps: dict[str, int] = field(default_factory=dict)  # hex -> seat (start camps included)
-    berries: list[str] = field(default_factory=list)  # hexes still holding a berry token
+    rng: random.Random
+    seats: list[JSON]
+    deck: list[str] = field(default_factory=list[str])  # the last card is the top
+    discard: list[str] = field(default_factory=list[str])
+    row: list[str | None] = field(default_factory=list[str | None])  # position 1 (next to the deck) first
+    story_deck: list[str] = field(default_factory=list[str])  # the last tile is the top
+    story_display: list[str] = field(default_factory=list[str])
+    camps: dict[str, int] = field(default_factory=dict[str, int])  # hex -> seat (start camps included)
+    berries: list[str] = field(default_factory=list[str])  # hexes still holding a berry token
     dewan: int = 0  # the Dewan token holder: every round starts with this seat
     actor: int | None = None
     phase: str = "first_story"  # first_story, turn, pay, story, tuck, over
-    pending: dict[str, Any] = field(default_factory=dict)  # the camp being paid: hex, picks [[card, seat|None]]
-    setup_order: list[int] = field(default_factory=list)  # seats still to take their first story tile
+    pending: JSON = field(default_factory=dict[str, Any])  # the camp being paid: hex, picks [[card, seat|None]]
+    setup_order: list[int] = field(default_factory=list[int])  # seats still to take their first story tile
     round: int = 1
     final_round: bool = False
-    round_passes: list[int] = field(default_factory=list)
-    eliminated: list[int] = field(default_factory=list)
+    round_passes: list[int] = field(default_factory=list[int])
+    eliminated: list[int] = field(default_factory=list[int])
     turns: int = 0
     actions: int = 0
-    last: dict[str, Any] = field(default_factory=dict)  # the last placement: seat, route
-    opening: list[list[Any]] = field(default_factory=list)
+    last: JSON = field(default_factory=dict[str, Any])  # the last placement: seat, route
+    opening: list[list[Any]] = field(default_factory=list[list[Any]])  # [code, params] of the setup events
     # Placement searches of the current position (not saved): legal_actions and apply share them.
-    cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    cache: dict[Any, Any] = field(default_factory=dict[Any, Any], repr=False, compare=False)
 
     @property
     def board(self) -> Board:
@@ -217,7 +221,7 @@ def parse_tiles(raw: str, players: int, rng: random.Random) -> Layout:
     parts = [p for p in text.replace(" ", "").split(",") if p]
     if len(parts) != len(slots):
         raise InvalidOptions("tiles_count", value=raw, count=len(slots))
-    layout = []
+    layout: list[tuple[str, int]] = []
     for part, slot in zip(parts, slots, strict=True):
         tile, _, rotation = part.partition(":")
         allowed = D.START_TILES if slot[3] else D.NEUTRAL_TILES
@@ -371,9 +375,12 @@ class DewanGame(Game[DewanState, Action]):
             self._end_turn(state, events)
         return events
 
-    def _check(self, state: DewanState, seat: Seat, action: Action) -> None:
-        """Raise the most helpful error for an action that is not legal now."""
-        if not isinstance(action, tuple) or not action:
+    def _check(self, state: DewanState, seat: Seat, given: object) -> None:
+        """Raise the most helpful error for an action that is not legal now (``apply`` may be handed anything)."""
+        if not isinstance(given, tuple):
+            raise IllegalAction("not_allowed", action=str(given))
+        action = cast(Action, given)
+        if not action:
             raise IllegalAction("not_allowed", action=str(action))
         kind = action[0]
         phase = state.phase
@@ -479,11 +486,12 @@ class DewanGame(Game[DewanState, Action]):
         board = state.board
         own = {h for h, s in state.camps.items() if s == seat}
         seen: set[str] = set()
-        out = []
+        out: list[list[str]] = []
         for hex_ in sorted(own):
             if hex_ in seen:
                 continue
-            group, stack = [], [hex_]
+            group: list[str] = []
+            stack = [hex_]
             seen.add(hex_)
             while stack:
                 current = stack.pop()
@@ -498,7 +506,7 @@ class DewanGame(Game[DewanState, Action]):
     def breakdowns(self, state: DewanState) -> dict[int, dict[str, int]]:
         fires = {seat: self.fire(state, seat) for seat in range(state.players)}
         top = max(fires.values())
-        out = {}
+        out: dict[int, dict[str, int]] = {}
         for seat, player in enumerate(state.seats):
             berry_symbols = sum(1 for c in player["tucked"] if D.CARDS[c][1] == "berry")
             out[seat] = {
@@ -689,7 +697,7 @@ class DewanGame(Game[DewanState, Action]):
             known = memo.get(kinds)
             return purse.pays_packed(kinds) if known is None else known
 
-        crossing = {}
+        crossing: dict[str, tuple[int, int]] = {}  # hex -> (its item when crossed, its kind's field)
         for hex_ in board.labels:
             owner = camps.get(hex_)
             kind = ANY if terrain[hex_] == "X" else terrain[hex_]
@@ -760,7 +768,7 @@ class DewanGame(Game[DewanState, Action]):
         if len(picks) > len(items):
             return False
 
-        def matches(lefts: list[Any], rights: list[Any], fits) -> bool:
+        def matches(lefts: list[Any], rights: list[Any], fits: Callable[[Any, Any], bool]) -> bool:
             owner: dict[int, int] = {}
 
             def augment(left: int, seen: set[int]) -> bool:
@@ -780,9 +788,12 @@ class DewanGame(Game[DewanState, Action]):
 
         if not matches(picks, items, pick_pays):
             return False
+
+        def item_paid(item: Item, payer: Pick | str) -> bool:
+            return pick_pays(payer, item) if isinstance(payer, tuple) else card_pays(payer, item[0])
+
         payers: list[Pick | str] = [*picks, *rest]
-        return matches(items, payers, lambda item, payer: pick_pays(payer, item) if isinstance(payer, tuple)
-                       else card_pays(payer, item[0]))
+        return matches(items, payers, item_paid)
 
     def _pick_options(self, hand: list[str], labels: list[tuple[list[Item], list[str]]],
                       picks: list[Pick]) -> list[Pick]:
@@ -790,7 +801,7 @@ class DewanGame(Game[DewanState, Action]):
         floor = picks[-1][0] if picks else ""
         left = [c for c in sorted(hand) if c > floor]
         viable = [items for items, _ in labels if len(items) > len(picks) and self._fits(items, picks, left)]
-        options = []
+        options: list[Pick] = []
         for card in left:
             rest = [c for c in left if c > card]
             wanted = {r for items in viable for kind, r in items if card_pays(card, kind)}
@@ -808,7 +819,7 @@ class DewanGame(Game[DewanState, Action]):
         return None
 
     def payments(self, state: DewanState, seat: int, hex_: str, limit: int | None = PAYMENTS_LIMIT,
-                 ) -> list[tuple[tuple[str, ...], tuple, list[str]]]:
+                 ) -> list[Payment]:
         """The payments the steps can reach for a camp on ``hex_``: (discarded cards, ((seat, cards), ...),
         route), fewest cards first, then in card order; at most ``limit`` of them (None: all).
 
@@ -817,11 +828,11 @@ class DewanGame(Game[DewanState, Action]):
         """
         hand = state.seats[seat]["hand"]
         labels = self._labels(state, seat, hex_)
-        out: list[tuple[tuple[str, ...], tuple, list[str]]] = []
+        out: list[Payment] = []
         for size in sorted({len(items) for items, _ in labels}):
             targets = [(items, path) for items, path in labels if len(items) == size]
             room = None if limit is None else limit - len(out)
-            found: list[tuple[tuple[str, ...], tuple, list[str]]] = []
+            found: list[Payment] = []
             self._walk_payments(hand, labels, targets, size, [], found, room)
             out += sorted(found, key=lambda o: (o[0], o[1]))
             if limit is not None and len(out) >= limit:
@@ -830,7 +841,7 @@ class DewanGame(Game[DewanState, Action]):
 
     def _walk_payments(self, hand: list[str], labels: list[tuple[list[Item], list[str]]],
                        targets: list[tuple[list[Item], list[str]]], size: int, picks: list[Pick],
-                       found: list[tuple[tuple[str, ...], tuple, list[str]]], room: int | None) -> None:
+                       found: list[Payment], room: int | None) -> None:
         """Depth-first over the pick steps, collecting the payments of exactly ``size`` cards."""
         if room is not None and len(found) >= room:
             return
@@ -854,11 +865,13 @@ class DewanGame(Game[DewanState, Action]):
         return state.deck.pop() if state.deck else None
 
     def _take_cards(self, state: DewanState, seat: int, action: Action, events: list[Event]) -> None:
-        positions = [action[1] - 1] if action[0] == "take1" else [action[1] - 1, action[1]]
+        positions: list[int] = [action[1] - 1] if action[0] == "take1" else [action[1] - 1, action[1]]
         player = state.seats[seat]
-        taken = []
+        taken: list[str] = []
         for p in positions:
-            taken.append(state.row[p])
+            card = state.row[p]
+            assert card is not None, "a legal take names filled row positions"
+            taken.append(card)
             state.row[p] = None
         player["hand"] = sorted(player["hand"] + taken)
         events.append(Event("took", {"seat": seat, "cards": " ".join(taken), "position": action[1]}))
