@@ -30,8 +30,6 @@ from games.core import (
     Result,
     Seat,
     rank_players,
-    rng_from_json,
-    rng_to_json,
 )
 from games.trails.actions import (
     CONFIRM,
@@ -142,7 +140,6 @@ class TrailsState:
         self.fields_on = True
         self.order: list[Seat] = []  # turn order from the dice
         self.turn_index = 0
-        self.rng = random.Random()
         self.deck: list[str] = []  # draw order; never shown
         self.tile: str | None = None  # the tile being placed (public)
         self.bonus = False  # this is a builder's extra turn
@@ -265,7 +262,7 @@ class TrailsGame(Game[TrailsState, TrailsAction]):
         state.players = players
         state.options = opts
         state.fields_on = bool(opts["fields"])
-        state.rng = random.Random(seed)
+        rng = random.Random(seed)
         state.supply = [
             {
                 "normal": FIGURES_PER_PLAYER,
@@ -280,10 +277,10 @@ class TrailsGame(Game[TrailsState, TrailsAction]):
         state.goods = [[0, 0, 0] for _ in range(players)]
         state.special = [0] * players
         state.eliminated = [False] * players
-        state.order = _roll_order(state, players)
+        state.order = _roll_order(state, players, rng)
         river = "river" in expansions
         start = SPRING_TILE_ID if river else START_TILE_ID
-        state.deck = fixed_deck if fixed_deck is not None else _shuffled_deck(state.rng, expansions)
+        state.deck = fixed_deck if fixed_deck is not None else _shuffled_deck(rng, expansions)
         _commit_tile(state, 0, 0, start, 0, -1)
         if river:
             state.river_end = (1, 0, 1)  # the spring's water leaves eastwards
@@ -466,7 +463,6 @@ class TrailsGame(Game[TrailsState, TrailsAction]):
             },
             "order": list(state.order),
             "turn_index": state.turn_index,
-            "rng": rng_to_json(state.rng),
             "deck": list(state.deck),
             "tile": state.tile,
             "bonus": state.bonus,
@@ -501,7 +497,8 @@ class TrailsGame(Game[TrailsState, TrailsAction]):
         state.fields_on = bool(opts["fields"])
         state.order = list(data["order"])
         state.turn_index = data["turn_index"]
-        state.rng = rng_from_json(data["rng"])
+        # The dice for the order and the shuffle are all the chance there is: the generator ends with setup
+        # (older snapshots carried it as "rng", never used after; it is ignored).
         state.supply = [dict(s) for s in data["supply"]]
         state.score = [dict(s) for s in data["score"]]
         state.goods = [list(g) for g in data["goods"]]
@@ -543,14 +540,14 @@ class TrailsGame(Game[TrailsState, TrailsAction]):
 
 
 # -- setup helpers -------------------------------------------------------------------------------
-def _roll_order(state: TrailsState, players: int) -> list[Seat]:
+def _roll_order(state: TrailsState, players: int, rng: random.Random) -> list[Seat]:
     """Two dice each, highest sum first; tied players re-roll among themselves (recursively)."""
     order: list[Seat] = []
 
     def resolve(group: list[Seat], round_no: int) -> None:
         totals: dict[Seat, int] = {}
         for seat in group:
-            die1, die2 = state.rng.randint(1, 6), state.rng.randint(1, 6)
+            die1, die2 = rng.randint(1, 6), rng.randint(1, 6)
             totals[seat] = die1 + die2
             state.setup_events.append(Event("dice_rolled", {"seat": seat, "die1": die1, "die2": die2,
                                                             "total": die1 + die2, "round": round_no}))
