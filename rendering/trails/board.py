@@ -7,7 +7,7 @@ only the overlays (labels, outlines, coordinates, panel text) are drawn per imag
 from __future__ import annotations
 
 import io
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -351,11 +351,28 @@ def _draw_panel(canvas: Image.Image, draw: ImageDraw.ImageDraw, left: int, view:
 # ---- public entry points -------------------------------------------------------------------------------
 
 
+@cache
+def board_palette() -> Image.Image:
+    """The boards' 256 colours, learned once from a reference board: every tile art, all six player colours,
+    the panel and antialiased text, all expansions. Mapping a board onto a fixed palette costs half of
+    finding a palette for each board (the octree), and the boards look the same: they are flat colours."""
+    from games.trails import GAME  # a real position to learn from; rendering may use the engines
+
+    state = GAME.setup(6, {"expansions": "river,inns,traders"}, 7)
+    for turn in range(400):
+        if GAME.is_over(state):
+            break
+        seat = GAME.to_act(state)[0]
+        actions = GAME.legal_actions(state, seat)
+        GAME.apply(state, seat, actions[(turn * 7919) % len(actions)])
+    reference = board_image(GAME.view(state, None), [f"Игрок {n} Player" for n in range(6)], "ru")
+    return reference.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
 def encode_png(image: Image.Image) -> bytes:
-    """PNG with a 256-colour palette: Pillow's RGB PNG path spends ~80 ms on filtering a finished board even
-    at compress level 0, while a fast octree palette plus encoding takes about half that and is 3x smaller.
-    The pictures are flat colours, so 256 colours without dithering look the same."""
-    palette = image.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    """PNG with the boards' fixed 256-colour palette: Pillow's RGB PNG path spends ~80 ms on filtering a
+    finished board even at compress level 0, while a palette image is 3x smaller and quick to encode."""
+    palette = image.quantize(palette=board_palette(), dither=Image.Dither.NONE)
     buffer = io.BytesIO()
     palette.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return buffer.getvalue()
