@@ -465,19 +465,36 @@ class TableService:
             if expected_version is not None and expected_version != table.version:
                 raise TableError("already_played")
             game = table.game
-            working = game.from_json(game.to_json(table.state))
+            # Moves are applied to the live state (no copy per move: decoding a late game replays every
+            # tile). A refused action leaves the state untouched (the engine contract); if anything fails
+            # after the state changed (a later step refused, the commit failed), the table goes back to
+            # the state it has in the store.
+            working = table.state
+            before = turn_key(game, working)
             moves: list[tuple[int, str]] = []
             events: list[tuple[int, Event]] = []
-            for text in notations:
-                if game.is_over(working):
-                    raise TableError("game_over")
-                if seat.position not in game.to_act(working):
-                    raise TableError("not_your_turn")
-                action = game.parse(text)
-                # IllegalAction propagates untouched; the stored state was never touched
-                events.extend((seat.position, e) for e in game.apply(working, seat.position, action))
-                moves.append((seat.position, game.format(action)))
-            return await self._commit(table, working, moves, events, before=turn_key(game, table.state))
+            try:
+                for text in notations:
+                    if game.is_over(working):
+                        raise TableError("game_over")
+                    if seat.position not in game.to_act(working):
+                        raise TableError("not_your_turn")
+                    action = game.parse(text)
+                    events.extend((seat.position, e) for e in game.apply(working, seat.position, action))
+                    moves.append((seat.position, game.format(action)))
+                return await self._commit(table, working, moves, events, before=before)
+            except BaseException:
+                if moves:
+                    await self._restore(table)
+                raise
+
+    async def _restore(self, table: Table) -> None:
+        """Back to the state and version the store holds (after a move that changed the live state failed)."""
+        stored = await self.store.snapshot(table.record.id)
+        if stored is None:
+            raise RuntimeError(f"table {table.record.id} has no snapshot to go back to")
+        table.version = stored[0]
+        table.state = table.game.from_json(json.loads(stored[1]))
 
     async def expire(self, channel_id: int) -> MoveOutcome | None:
         """The deadline of the seat to move has passed: the first time, the game's default action is

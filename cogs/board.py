@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -59,8 +60,9 @@ class GamePanel:
         """Extra embeds for the last board post (e.g. the scoring breakdown per player)."""
         return []
 
-    def extra_images(self, table: Table, locale: str, names: list[str]) -> list[tuple[str, bytes]]:
-        """More public images posted with the board, as (file name, PNG); called in a worker thread."""
+    def extra_images(self, view: dict[str, Any], locale: str, names: list[str]) -> list[tuple[str, bytes]]:
+        """More public images drawn from the spectators' ``view``, as (file name, PNG); called in a worker
+        thread."""
         return []
 
     def error_text(self, locale: str, error: Exception) -> str | None:
@@ -166,11 +168,18 @@ class BoardPoster:
                 lines.append(text)
         return lines
 
-    def board_images(self, table: Table, locale: str) -> list[tuple[str, bytes]]:
-        """The public board image and the game's extra ones (blocking: call in a thread)."""
+    async def board_images(self, table: Table, locale: str) -> list[tuple[str, bytes]]:
+        """The public board image and the game's extra ones, drawn in a worker thread from the spectators'
+        view taken now: the live state may change with the next move while the thread draws."""
         names = seat_names(table)
-        board = rendering.render_board(table.game.key, table.game.view(table.state, None), locale, names)
-        return [("board.png", board), *self.panel(table.game.key).extra_images(table, locale, names)]
+        view = json.loads(json.dumps(table.game.view(table.state, None)))  # a copy owned by the thread
+        panel, key = self.panel(table.game.key), table.game.key
+
+        def draw() -> list[tuple[str, bytes]]:
+            board = rendering.render_board(key, view, locale, names)
+            return [("board.png", board), *panel.extra_images(view, locale, names)]
+
+        return await asyncio.to_thread(draw)
 
     def schedule_repost(self, table: Table, locale: str, at_once: bool = False) -> None:
         """Post the table's due board again later (``at_once``: as soon as the bot is connected, at start)."""
@@ -221,7 +230,7 @@ class BoardPoster:
         if not outcome.finished and table.record.deadline is not None:
             when = discord.utils.format_dt(datetime.fromtimestamp(table.record.deadline, tz=UTC), "R")
             content = f"{content or ''} {t(locale, 'clock.deadline', when=when)}".strip()
-        images = await asyncio.to_thread(self.board_images, table, locale)
+        images = await self.board_images(table, locale)
         embed.set_image(url="attachment://board.png")
         embeds = [embed, *(panel.final_embeds(table, locale) if outcome.finished else [])][:10]
         view = None if outcome.finished else panel.board_view(table, outcome, locale)

@@ -286,8 +286,8 @@ class DeolePanel(GamePanel):
     def final_embeds(self, table: Table, locale: str) -> list[discord.Embed]:
         return [final_embed(table, locale)]
 
-    def extra_images(self, table: Table, locale: str, names: list[str]) -> list[tuple[str, bytes]]:
-        return [("sheets.png", render_sheets(table.game.view(table.state, None), locale, names=names))]
+    def extra_images(self, view: dict[str, Any], locale: str, names: list[str]) -> list[tuple[str, bytes]]:
+        return [("sheets.png", render_sheets(view, locale, names=names))]
 
 
     def error_text(self, locale: str, error: Exception) -> str | None:

@@ -556,7 +556,7 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
         if table is None or table.state is None:
             return await answer(interaction, error_text(locale, TableError("no_table" if table is None else "not_started")))
         await interaction.response.defer(ephemeral=True)
-        images = await asyncio.to_thread(self.board_images, table, locale)
+        images = await self.board_images(table, locale)
         await interaction.followup.send(files=[discord.File(io.BytesIO(data), name) for name, data in images],
                                         ephemeral=True)
 

@@ -443,3 +443,28 @@ async def test_a_board_posted_while_a_later_turn_commits_leaves_that_turn_due(se
     await service.board_posted(table, len(table.record.held_events), table.version)  # its own board
     stored = await store.latest_table(CHANNEL)
     assert not stored.board_due and stored.held_events == []
+
+
+async def test_a_move_that_fails_after_changing_the_live_state_leaves_the_table_as_stored(setup, monkeypatch):
+    # Moves are applied to the live state; a later step refused, or a commit that fails, puts the table
+    # back to the state the store holds: nothing of the failed move remains.
+    service, _, store = setup
+    await service.create(1, CHANNEL, "nim", ALICE, "alice", {"pile": "20"}, seed=3)
+    await service.join(CHANNEL, BOB, "bob")
+    await service.start(CHANNEL, ALICE)
+    table = service.table(CHANNEL)
+    with pytest.raises(TableError) as error:  # the second step is not Alice's any more
+        await service.act(CHANNEL, ALICE, ["take 2", "take 1"])
+    assert error.value.code == "not_your_turn"
+    assert table.state.pile == 20 and table.state.turn == 0 and table.version == 0
+
+    async def failing_commit(*args, **kwargs):
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(store, "commit_moves", failing_commit)
+    with pytest.raises(sqlite3.OperationalError):
+        await service.act(CHANNEL, ALICE, "take 3")
+    assert table.state.pile == 20 and table.version == 0 and await store.moves(table.record.id) == []
+    monkeypatch.undo()
+    await service.act(CHANNEL, ALICE, "take 3")  # and the table plays on
+    assert table.state.pile == 17 and table.version == 1
