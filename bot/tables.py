@@ -16,6 +16,7 @@ import logging
 import random
 import re
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -39,28 +40,41 @@ class TableError(Exception):
 
 class Table:
     """A table in the service's cache: its record, its game, and the engine state once playing. A table
-    loaded at start keeps its stored snapshot as text and decodes it on first use, so the bot is online at
-    once however many tables are stored (decoding a late Trails game replays every tile)."""
+    loaded at start reads and decodes its state on first use (``loader``), and an idle one may let it go
+    again (``unload``), so the bot is online at once however many tables are stored, and only the tables in
+    use take memory (decoding a late Trails game replays every tile)."""
 
-    __slots__ = ("_snapshot", "_state", "game", "lock", "record", "version")
+    __slots__ = ("_state", "game", "loader", "lock", "on_decode", "record", "version")
 
     def __init__(self, record: TableRecord, game: AnyGame, state: Any = None, version: int = 0,
-                 snapshot: str | None = None) -> None:
+                 loader: Callable[[], str | None] | None = None) -> None:
         self.record, self.game, self.version = record, game, version
-        self._state, self._snapshot = state, snapshot
+        self._state = state
+        self.loader = loader  # the stored snapshot's JSON, read now
+        self.on_decode: Callable[[Table], None] = lambda table: None
         self.lock = asyncio.Lock()
 
     @property
     def state(self) -> Any:
         """The engine state (``None`` in the lobby)."""
-        if self._state is None and self._snapshot is not None:
-            self._state = self.game.from_json(json.loads(self._snapshot))
-            self._snapshot = None
+        if self._state is None and self.loader is not None:
+            text = self.loader()
+            if text is None:
+                raise ValueError("no snapshot of a game in play")
+            self._state = self.game.from_json(json.loads(text))
+            self.on_decode(self)
         return self._state
 
     @state.setter
     def state(self, value: Any) -> None:
-        self._state, self._snapshot = value, None
+        self._state = value
+
+    def unload(self) -> bool:
+        """Let the decoded state go (it is read again on next use), unless the table is busy."""
+        if self.loader is None or self.lock.locked() or self._state is None:
+            return False
+        self._state = None
+        return True
 
     @property
     def seats(self) -> list[Seat]:
@@ -111,6 +125,7 @@ ELIMINATED = "@eliminated"  # move-log entry for a seat removed by the clock or 
 REPLACED_BY_AI = "@replaced_by_ai"  # move-log entry for a seat handed to an AI player instead
 MOVE = "@move"  # a held entry that is a move (in notation), beside the held events
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 30, 14 * 86400
+MAX_DECODED_TABLES = 2000  # states of loaded tables kept in memory; idle ones beyond are read again when used
 DEFAULT_TURN_SECONDS = 86400
 PAUSES_PER_PLAYER = 2
 REMINDER_MIN_TURN_SECONDS = 10 * 60  # shorter turns are played live: no reminders
@@ -248,6 +263,8 @@ class TableService:
         # table's (``_wake_at``) are stale and skipped.
         self._wakes: list[tuple[float, int]] = []
         self._wake_at: dict[int, float] = {}
+        self.max_decoded = MAX_DECODED_TABLES
+        self._recent: OrderedDict[int, Table] = OrderedDict()  # tables whose stored state was decoded
 
     async def load(self) -> None:
         """Rebuild the cache of active tables from the store (at start). A table that cannot be loaded is
@@ -281,14 +298,23 @@ class TableService:
         game = registry.get(record.game)
         if record.status not in ("playing", "finished"):
             return Table(record, game)
-        if record.snapshot is None:
+        if record.snapshot_version is None:
             raise ValueError("no snapshot of a game in play")
-        version, text = record.snapshot
-        data = json.loads(text)
-        if not isinstance(data, dict) or not 1 <= int(data.get("v", 1)) <= game.json_version:
-            raise ValueError(f"a snapshot of an unknown version ({str(data)[:40]})")
-        record.snapshot = None
-        return Table(record, game, version=version, snapshot=text)
+        table_id, store = record.id, self.store
+        table = Table(record, game, version=record.snapshot_version, loader=lambda: store.snapshot_now(table_id))
+        table.on_decode = self._decoded
+        return table
+
+    def _decoded(self, table: Table) -> None:
+        """Keep at most ``max_decoded`` tables' states in memory: the least recently decoded idle ones go."""
+        channel = table.record.channel_id
+        self._recent[channel] = table
+        self._recent.move_to_end(channel)
+        while len(self._recent) > self.max_decoded:
+            _, oldest = self._recent.popitem(last=False)
+            if oldest is not table and not oldest.unload():
+                self._recent[oldest.record.channel_id] = oldest  # busy: kept, and tried again later
+                break
 
     def table(self, channel_id: int) -> Table:
         table = self.tables.get(channel_id)
@@ -428,6 +454,8 @@ class TableService:
             # Seats, the first snapshot, "playing" and the first board due: one transaction.
             await self.store.start_game(table.record.id, table.seats, json.dumps(table.game.to_json(state)))
             table.state, table.version, table.record.status = state, 0, "playing"
+            table_id, store = table.record.id, self.store
+            table.loader, table.on_decode = (lambda: store.snapshot_now(table_id)), self._decoded
             table.record.board_due = True
             # AI seats that open the game move at once.
             opening = [(0, event) for event in table.game.initial_events(state)]
@@ -446,6 +474,7 @@ class TableService:
             await self.store.set_status(table.record.id, "aborted", self.clock())
             table.record.status = "aborted"
             del self.tables[channel_id]
+            self._recent.pop(channel_id, None)
         self._clock_changed(table)
         return table
 
@@ -810,6 +839,8 @@ class TableService:
             except VersionConflict:
                 raise TableError("already_played") from None
         table.state = working
+        if table.loader is not None:
+            self._decoded(table)  # in use: the last to let its state go
         if tell:
             record.board_due, record.held_events = True, story
         if clock is not None:
@@ -817,6 +848,7 @@ class TableService:
         if finished:
             record.status = "finished"
             self.tables.pop(record.channel_id, None)
+            self._recent.pop(record.channel_id, None)
         if clock is not None or finished:
             self._clock_changed(table)
         return MoveOutcome(table, moves, events, finished, [] if finished else list(after[0]), announce=tell)

@@ -55,7 +55,7 @@ class TableRecord:
     board_due: bool = False  # the latest turn's board has not been posted yet
     load_error: str | None = None  # the stored row could not be decoded (the table is set aside)
     lobby_message_id: int | None = None  # the lobby message, edited as the table lives
-    snapshot: tuple[int, str] | None = None  # (version, JSON) of a game in play, as ``active_tables`` reads it
+    snapshot_version: int | None = None  # of the latest snapshot of a game in play, as ``active_tables`` reads it
 
 
 class Store(ABC):
@@ -135,6 +135,11 @@ class Store(ABC):
 
     @abstractmethod
     async def snapshot(self, table_id: int) -> tuple[int, str] | None: ...
+
+    @abstractmethod
+    def snapshot_now(self, table_id: int) -> str | None:
+        """The table's latest snapshot, read at once (a short blocking read by primary key): a state is
+        decoded on first use, wherever that use is, and only the tables in use are kept in memory."""
 
     @abstractmethod
     async def get_meta(self, key: str) -> str | None:

@@ -31,6 +31,7 @@ class SqliteStore(Store):
     def __init__(self, path: str) -> None:
         self.path = path
         self._db: aiosqlite.Connection | None = None
+        self._reader: sqlite3.Connection | None = None  # snapshot_now's own connection (WAL: reads never wait)
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -84,6 +85,9 @@ class SqliteStore(Store):
         return int(row[0]) if row else 0
 
     async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
         if self._db is not None:
             await self._db.close()
             self._db = None
@@ -130,9 +134,10 @@ class SqliteStore(Store):
         await self.db.commit()
 
     async def _tables(self, where: str, params: tuple[Any, ...], snapshots: bool = False) -> list[TableRecord]:
-        """The tables matching ``where`` (SQL on ``game_tables`` as ``t``), with their seats, in three queries
-        whatever their number (and their latest snapshots, if asked)."""
-        snapshot_columns = ", s.version, s.state" if snapshots else ", NULL, NULL"
+        """The tables matching ``where`` (SQL on ``game_tables`` as ``t``), with their seats, in two queries
+        whatever their number (and the version of their latest snapshot, if asked: the state is read when
+        first used, ``snapshot_now``)."""
+        snapshot_columns = ", s.version, NULL" if snapshots else ", NULL, NULL"
         snapshot_join = " LEFT JOIN snapshots s ON s.table_id = t.id" if snapshots else ""
         async with self.db.execute(
             "SELECT t.id, t.guild_id, t.channel_id, t.game, t.options, t.status, t.host_id, t.seed, t.created_at,"
@@ -150,7 +155,7 @@ class SqliteStore(Store):
                                      time_left=row[14], reminders_sent=row[15], settings=json.loads(row[16]),
                                      held_events=json.loads(row[17]), board_due=bool(row[18]),
                                      lobby_message_id=row[19],
-                                     snapshot=None if row[20] is None else (row[20], row[21]))
+                                     snapshot_version=row[20])
             except (TypeError, ValueError) as error:  # one bad row is reported with its table, not raised
                 record = TableRecord(row[0], row[1], row[2], str(row[3]), {}, row[5], row[6], 0, 0.0,
                                      load_error=f"unreadable row: {error}")
@@ -260,6 +265,12 @@ class SqliteStore(Store):
             (paused_at, paused_by, time_left, deadline, table_id),
         )
         await self.db.commit()
+
+    def snapshot_now(self, table_id: int) -> str | None:
+        if self._reader is None:
+            self._reader = sqlite3.connect(self.path, check_same_thread=False)
+        row = self._reader.execute("SELECT state FROM snapshots WHERE table_id = ?", (table_id,)).fetchone()
+        return row[0] if row else None
 
     async def snapshot(self, table_id: int) -> tuple[int, str] | None:
         async with self.db.execute("SELECT version, state FROM snapshots WHERE table_id = ?", (table_id,)) as c:

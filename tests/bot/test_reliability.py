@@ -287,6 +287,10 @@ async def test_broken_tables_are_set_aside_and_the_others_play(db_path):
 
     service = TableService(store, clock=lambda: 1000.0)
     await service.load()
+    assert set(service.broken) == {21, 23}  # found at once: a game not installed, an unreadable row
+    for channel in (20, 22):  # the state is read on first use: a corrupt or unknown snapshot is found then
+        with pytest.raises(TableError):
+            service.table(channel)
     assert set(service.tables) == {24} and set(service.broken) == {20, 21, 22, 23}
     await service.act(24, ALICE, "take 1")  # the healthy table plays
     for channel in (20, 21, 22, 23):
@@ -468,3 +472,30 @@ async def test_a_move_that_fails_after_changing_the_live_state_leaves_the_table_
     monkeypatch.undo()
     await service.act(CHANNEL, ALICE, "take 3")  # and the table plays on
     assert table.state.pile == 17 and table.version == 1
+
+
+async def test_only_the_tables_in_use_keep_their_state_in_memory(db_path):
+    # At start no state is read; a table's state is read when first used, and beyond max_decoded the
+    # least recently used idle tables let theirs go, to read it again when needed, unchanged.
+    store = SqliteStore(db_path)
+    await store.open()
+    service = TableService(store, clock=lambda: 1000.0)
+    for channel in range(30, 34):
+        await service.create(1, channel, "nim", ALICE, "alice", {"pile": str(channel)}, seed=1)
+        await service.join(channel, BOB, "bob")
+        await service.start(channel, ALICE)
+    service = TableService(store, clock=lambda: 1000.0)
+    service.max_decoded = 2
+    await service.load()
+    tables = [service.tables[c] for c in range(30, 34)]
+    assert all(t._state is None for t in tables)  # nothing decoded at start
+    assert [t.state.pile for t in tables] == [30, 31, 32, 33]  # read on first use
+    assert [t._state is not None for t in tables] == [False, False, True, True]  # the two most recent kept
+    await service.act(30, ALICE, "take 2")  # an evicted table plays as ever
+    assert tables[0].state.pile == 28 and tables[0].version == 1
+    async with tables[1].lock:  # a busy table is never let go
+        tables[1].state  # noqa: B018 - read it
+        for table in (tables[2], tables[3], tables[0]):
+            table.state  # noqa: B018
+        assert tables[1]._state is not None
+    await store.close()
