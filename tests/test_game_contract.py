@@ -20,7 +20,6 @@ from games.registry import GameEntry
 
 ENTRIES = registry.entries()
 MAX_ACTIONS = 20_000
-RENDERS_PER_GAME = 12
 
 
 def game_of(entry: GameEntry) -> Any:
@@ -199,23 +198,20 @@ def test_eliminating_the_player_to_act_keeps_the_game_playable(entry: GameEntry)
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.key)
-def test_positions_of_a_random_game_render(entry: GameEntry) -> None:
+def test_every_position_of_a_random_game_renders(entry: GameEntry) -> None:
     game = game_of(entry)
     render = registry.renderer(entry.key)
     players = max(2, game.min_players)
-    final, total = play(game, players, {}, 3)
-    every = max(1, total // RENDERS_PER_GAME)
     names = [f"Player {n}" for n in range(players)]
 
     def draw(state: Any, count: int) -> None:
-        if count % every == 0:
-            seats = game.to_act(state)
-            views = [game.view(state, None)] + ([game.view(state, seats[0])] if count == 0 and seats else [])
-            for view in views:
-                image = Image.open(io.BytesIO(render(view, names=names, locale="ru" if count % 2 else "en")))
-                assert image.format == "PNG" and max(image.size) <= 4096, f"{game.key}: renderer output"
+        seats = game.to_act(state)
+        views = [game.view(state, None)] + ([game.view(state, seats[0])] if count % 10 == 0 and seats else [])
+        for view in views:
+            image = Image.open(io.BytesIO(render(view, names=names, locale="ru" if count % 2 else "en")))
+            assert image.format == "PNG" and max(image.size) <= 4096, f"{game.key}: renderer output"
 
-    play(game, players, {}, 3, draw)
+    final, _ = play(game, players, {}, 3, draw)
     draw(final, 0)
 
 
@@ -271,3 +267,51 @@ def test_hostile_notation_is_refused_as_illegal_never_crashing(entry: GameEntry,
             game.parse(text)
         except IllegalAction as error:
             assert all(len(str(v)) <= 120 for v in error.params.values()), (game.key, error.params)
+
+
+def hidden_parts(private: Any, public: Any, path: str = "") -> list[tuple[str, Any]]:
+    """What a seat's view holds that the spectators' does not: (path, value) of each differing part."""
+    if isinstance(private, dict) and isinstance(public, dict):
+        return [part for key, value in private.items()
+                for part in hidden_parts(value, public.get(key), f"{path}.{key}")]
+    if isinstance(private, list) and isinstance(public, list) and len(private) == len(public):
+        return [part for n, (a, b) in enumerate(zip(private, public, strict=True))
+                for part in hidden_parts(a, b, f"{path}[{n}]")]
+    return [] if private == public else [(path, private)]
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.key)
+def test_a_spectators_view_never_holds_a_seats_hidden_content(entry: GameEntry) -> None:
+    """For games with private views: what only a seat sees (a hand, say) appears nowhere in the spectators'
+    view, the one every public image is drawn from, at any point of random games."""
+    game = game_of(entry)
+    if not game.private_views:
+        pytest.skip(f"{game.key} shows every seat the same as the spectators")
+    players = max(2, game.min_players)
+
+    def check(state: Any, count: int) -> None:
+        if count % 5:
+            return
+        public = game.view(state, None)
+        public_text = json.dumps(public, sort_keys=True)
+        for seat in range(players):
+            for path, value in hidden_parts(game.view(state, seat), public):
+                if isinstance(value, (list, dict)) and len(value) >= 2:  # a hand, not a lone common value
+                    leaked = json.dumps(value, sort_keys=True)
+                    assert leaked not in public_text, f"{game.key}: seat {seat}'s {path} is in the public view"
+
+    for seed in (1, 2):
+        play(game, players, {}, seed, check)
+
+
+def test_the_hidden_content_check_catches_a_hand_copied_into_the_public_view(monkeypatch: Any) -> None:
+    gems = registry.get("gems")
+    view = gems.view
+
+    def leaky(state: Any, seat: Any) -> Any:
+        shown = view(state, seat)
+        return shown if seat is not None else {**shown, "debug": view(state, 0)}  # a careless debug field
+
+    monkeypatch.setattr(gems, "view", leaky)
+    with pytest.raises(AssertionError, match="in the public view"):
+        test_a_spectators_view_never_holds_a_seats_hidden_content(registry.entry("gems"))
