@@ -69,6 +69,18 @@ class GamePanel:
         """The game's own wording of a refusal (e.g. engine step names in words); ``None``: the catalogs'."""
         return None
 
+    bot: Any = None  # the bot, for a game's panel that asks the table service or the /game cog
+
+    @property
+    def service(self) -> Any:
+        """The table service (``bot.tables``)."""
+        return self.bot.tables
+
+    @property
+    def game_cog(self) -> Any:
+        """The ``/game`` cog: board posts and answers shared by every game."""
+        return self.bot.get_cog("GameCog")
+
     # Whether the events of steps answered privately are held (stored) and told with the next board; a
     # game whose end-of-turn event already tells the whole turn leaves them out.
     tells_steps = False

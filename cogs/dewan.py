@@ -376,14 +376,6 @@ class DewanPanel(GamePanel):
     def __init__(self, bot: Any) -> None:
         self.bot = bot
 
-    @property
-    def service(self) -> Any:
-        return self.bot.tables
-
-    @property
-    def game_cog(self) -> Any:
-        return self.bot.get_cog("GameCog")
-
     # -- GamePanel hooks -------------------------------------------------------------------------------
     def board_view(self, table: Table, outcome: MoveOutcome, locale: str) -> discord.ui.View | None:
         return TurnView(locale)

@@ -697,14 +697,6 @@ class MaplePanel(GamePanel):
         self.cache: dict[tuple[int, int, int], list[Choice]] = {}  # (table id, version, seat) -> choices
         self.before: dict[int, tuple[int, Any]] = {}  # table id -> (version, state) an act of steps starts from
 
-    @property
-    def service(self) -> Any:
-        return self.bot.tables
-
-    @property
-    def game_cog(self) -> Any:
-        return self.bot.get_cog("GameCog")
-
     # -- GamePanel hooks ---------------------------------------------------------------------------
     def board_view(self, table: Table, outcome: MoveOutcome, locale: str) -> discord.ui.View | None:
         return TurnView(locale)

@@ -394,14 +394,6 @@ class TrailsPanel(GamePanel):
         self.bot = bot
         self.warming: asyncio.Task[None] | None = None  # the renderer's warm-up, started at load
 
-    @property
-    def service(self) -> Any:
-        return self.bot.tables
-
-    @property
-    def game_cog(self) -> Any:
-        return self.bot.get_cog("GameCog")
-
     # -- GamePanel hooks ---------------------------------------------------------------------------
     def board_view(self, table: Table, outcome: MoveOutcome, locale: str) -> discord.ui.View | None:
         return TakeTurnView(self, locale)
