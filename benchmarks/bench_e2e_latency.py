@@ -24,7 +24,7 @@ from bot.app import PlayByChatBot, apply_endpoints  # noqa: E402
 from bot.config import Config  # noqa: E402
 from games.ai import RandomAI  # noqa: E402
 from tests.e2e.fake_discord import FakeDiscord  # noqa: E402
-from tests.e2e.harness import bot_env, build_default_world, point_discord_at, start_bot  # noqa: E402
+from tests.e2e.harness import bot_env, build_default_world, point_discord_at, start_bot, start_table  # noqa: E402
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -57,9 +57,7 @@ async def bench(wanted: int) -> None:
             lobby = await (await fake.slash("/game new", user=world.alice, channel=channel,
                                             options={"game": "trails"})).reply()
             await (await fake.click(lobby, "pbc:lobby:join", user=world.bob)).response()
-            mark = fake.mark()
-            await fake.click(lobby, "pbc:lobby:start", user=world.alice)
-            await fake.wait_for_message(channel, lambda m: bool(m.attachments), after=mark)
+            await start_table(fake, lobby, world.alice, channel)
             ai = RandomAI(games)
             games += 1
             client: Any = bot.client  # the PlayByChatBot
@@ -67,13 +65,18 @@ async def bench(wanted: int) -> None:
                 seat = table.game.to_act(table.state)[0]
                 notation = table.game.format(ai.choose(table.game, table.state, seat))
                 user = players[table.seats[seat].user_id]
+                mark = fake.mark()
                 started = time.perf_counter()
                 reply = await (await fake.slash("/game move", user=user, channel=channel, action=notation)).reply(
                     timeout=30)
-                elapsed = time.perf_counter() - started
                 # A step of a turn is answered privately (with the preview image when a tile is laid); a
-                # confirmed turn with the public board and its image.
-                (steps if reply.ephemeral else latencies).append(elapsed)
+                # confirmed turn posts the public board with its image, then tells the mover where it is.
+                if "on the board" in reply.content:
+                    await fake.wait_for_message(channel, lambda m: bool(m.attachments) and not m.ephemeral,
+                                                after=mark)
+                    latencies.append(time.perf_counter() - started)
+                else:
+                    steps.append(time.perf_counter() - started)
     finally:
         await bot.stop()
         await fake.stop()
