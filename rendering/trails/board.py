@@ -211,7 +211,9 @@ def _legal_overlay(size: int) -> Image.Image:
 
 def _draw_legal(canvas: Image.Image, draw: ImageDraw.ImageDraw, grid: _Grid, labels: dict[str, tuple[int, int]]) -> None:
     overlay = _legal_overlay(grid.size)
-    label_font = font(max(10, min(30, grid.size * 2 // 5 if all(len(k) == 1 for k in labels) else grid.size // 3)),
+    # Letters as large as the spot allows: Discord shows a board about 550 px wide inline, a third of its
+    # size or less, and a player must read the letter there without opening the image.
+    label_font = font(max(10, grid.size * 3 // 5 if all(len(k) == 1 for k in labels) else grid.size * 9 // 20),
                       True)
     for label, (x, y) in labels.items():
         if not grid.contains(x, y):
@@ -219,7 +221,7 @@ def _draw_legal(canvas: Image.Image, draw: ImageDraw.ImageDraw, grid: _Grid, lab
         px, py = grid.cell(x, y)
         canvas.paste(overlay, (px, py), overlay)
         centre = (px + grid.size / 2, py + grid.size / 2)
-        draw.text(centre, label, font=label_font, fill=INK, anchor="mm", stroke_width=max(2, grid.size // 24),
+        draw.text(centre, label, font=label_font, fill=INK, anchor="mm", stroke_width=max(2, grid.size // 16),
                   stroke_fill=(255, 250, 220))
 
 
