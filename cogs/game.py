@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -180,9 +181,12 @@ class LobbyView(discord.ui.View):
         await self.cog.start_game(interaction)
 
 
-def option_suggestions(specs: Any, typed: str, limit: int = 25) -> list[str]:
+def option_suggestions(specs: Any, typed: str, limit: int = 25,
+                       described: Callable[[str], str] | None = None) -> list[str]:
     """Completions of a ``key=value key2=value`` options string: the pieces already typed stay, the last one
-    is completed (an option's name, then its values); options already given are not offered again."""
+    is completed (an option's name, then its values); options already given are not offered again.
+    ``described(key)``: the reader's-language text of ``option.<name>`` or ``option.<name>.<value>``, so a
+    word of the reader's language finds the option or the value it describes ("ручей", "север")."""
     pieces = typed.split(" ")
     done, last = [p for p in pieces[:-1] if p], pieces[-1].lower()
     prefix = " ".join(done) + (" " if done else "")
@@ -201,6 +205,12 @@ def option_suggestions(specs: Any, typed: str, limit: int = 25) -> list[str]:
         for spec in specs:
             if spec.name.startswith(last) and spec.name not in given:
                 found += [f"{prefix}{spec.name}={v}" for v in spec.suggestions()[:3]]
+        if not found and last and described is not None:  # a word of the reader's language
+            for spec in (s for s in specs if s.name not in given):
+                values = [v for v in spec.choices if last in described(f"option.{spec.name}.{v}").lower()]
+                if not values and last in described(f"option.{spec.name}").lower():
+                    values = spec.suggestions()[:3]
+                found += [f"{prefix}{spec.name}={v}" for v in values]
     return [f for f in found if len(f) <= 100][:limit]
 
 
@@ -208,7 +218,14 @@ async def options_autocomplete(interaction: discord.Interaction, current: str) -
     game = getattr(interaction.namespace, "game", None)
     if not game or not registry.has(game):
         return []
-    return [app_commands.Choice(name=s, value=s) for s in option_suggestions(registry.get(game).option_specs, current)]
+    locale = locale_of(interaction)
+
+    def described(key: str) -> str:
+        text = t(locale, f"{game}.{key}")
+        return "" if text == f"{game}.{key}" else text
+
+    return [app_commands.Choice(name=s, value=s)
+            for s in option_suggestions(registry.get(game).option_specs, current, described=described)]
 
 
 async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

@@ -145,3 +145,14 @@ async def test_game_names_are_suggested_in_the_readers_language(fake, world, mak
         assert [c["value"] for c in choices] == [expected], (typed, choices)
     status_board = await (await fake.slash("/game new", user=world.alice, channel=world.general, game="nim")).reply()
     assert not status_board.ephemeral
+
+
+async def test_options_are_found_by_words_of_the_readers_language(fake, world, make_bot):
+    await start_bot(fake, make_bot)
+    for game, typed, locale, expected in (("trails", "ручей", "ru", ["expansions=river"]),
+                                          ("deole", "север", "ru", ["side=blue"]),
+                                          ("trails", "луг", "ru", ["fields=yes", "fields=no"]),
+                                          ("trails", "stream", "en-US", ["expansions=river"])):
+        choices = await fake.autocomplete("/game new", user=world.alice, channel=world.general, focused="options",
+                                          value=typed, locale=locale, game=game)
+        assert [c["value"] for c in choices] == expected, (typed, choices)
