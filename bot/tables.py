@@ -24,7 +24,7 @@ from typing import Any
 from bot.i18n import LOCALES
 from bot.store import Seat, Store, TableRecord, VersionConflict
 from games import registry
-from games.ai import RandomAI
+from games.ai import GreedyAI
 from games.core import AnyGame, Event, IllegalAction
 
 log = logging.getLogger(__name__)
@@ -809,14 +809,16 @@ class TableService:
         time, whoever had the previous one; the steps of one turn keep the turn's deadline. A new turn, or
         what the caller wants ``announce``d (a timeout, a kick), is told with a board."""
         game = table.game
-        ai = RandomAI(table.record.seed + table.version + len(moves))
+        ai = GreedyAI(table.record.seed + table.version + len(moves))
         by_position = {s.position: s for s in table.seats}
         while not game.is_over(working):
             to_act = game.to_act(working)
             if not to_act or not by_position[to_act[0]].is_ai:
                 break
             ai_seat = to_act[0]
-            action = ai.choose(game, working, ai_seat)
+            # The AI thinks in a worker thread (it tries actions on copies): other tables go on meanwhile.
+            # It only reads the state, which nothing changes while the table is locked.
+            action = await asyncio.to_thread(ai.choose, game, working, ai_seat)
             events += [(ai_seat, e) for e in game.apply(working, ai_seat, action)]
             moves.append((ai_seat, game.format(action)))
         finished = game.is_over(working)
