@@ -25,6 +25,7 @@ class Seat:
     eliminated: bool = False
     timeouts: int = 0  # deadlines missed so far
     pauses_used: int = 0
+    ai_level: str | None = None  # easy | normal | hard for an AI seat (None: normal); None for a player
 
     @property
     def is_ai(self) -> bool:

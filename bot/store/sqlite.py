@@ -117,10 +117,10 @@ class SqliteStore(Store):
     async def _write_seats(self, table_id: int, seats: list[Seat]) -> None:
         await self.db.execute("DELETE FROM seats WHERE table_id = ?", (table_id,))
         await self.db.executemany(
-            "INSERT INTO seats (table_id, position, user_id, display, color, eliminated, timeouts, pauses_used)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [(table_id, s.position, s.user_id, s.display, s.color, int(s.eliminated), s.timeouts, s.pauses_used)
-             for s in seats],
+            "INSERT INTO seats (table_id, position, user_id, display, color, eliminated, timeouts, pauses_used,"
+            " ai_level) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [(table_id, s.position, s.user_id, s.display, s.color, int(s.eliminated), s.timeouts, s.pauses_used,
+              s.ai_level) for s in seats],
         )
 
     async def save_seats(self, table_id: int, seats: list[Seat]) -> None:
@@ -163,13 +163,14 @@ class SqliteStore(Store):
         if tables:
             by_id = {record.id: record for record in tables}
             async with self.db.execute(
-                "SELECT table_id, position, user_id, display, color, eliminated, timeouts, pauses_used FROM seats"
+                "SELECT table_id, position, user_id, display, color, eliminated, timeouts, pauses_used, ai_level"
+                " FROM seats"
                 f" WHERE table_id IN (SELECT t.id FROM game_tables t WHERE {where.split(' ORDER BY ')[0]})"
                 " ORDER BY table_id, position", params,
             ) as cursor:
-                async for table_id, p, u, d, c, e, n, q in cursor:
+                async for table_id, p, u, d, c, e, n, q, level in cursor:
                     if table_id in by_id:
-                        by_id[table_id].seats.append(Seat(p, u, d, c, bool(e), n, q))
+                        by_id[table_id].seats.append(Seat(p, u, d, c, bool(e), n, q, level))
         return tables
 
     async def active_tables(self) -> list[TableRecord]:
