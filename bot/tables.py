@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot import ratings
 from bot.i18n import LOCALES
 from bot.store import Seat, Store, TableRecord, VersionConflict
 from games import registry
@@ -853,6 +854,12 @@ class TableService:
             self._recent.pop(record.channel_id, None)
         if clock is not None or finished:
             self._clock_changed(table)
+        if finished:  # results and ratings, once per game; if this fails, the next start records it
+            record.finished_at = record.finished_at or self.clock()
+            try:
+                await ratings.record_finished(self.store, record, game, working)
+            except Exception:
+                log.exception("could not record the results of table %s", record.id)
         return MoveOutcome(table, moves, events, finished, [] if finished else list(after[0]), announce=tell)
 
     def _clock_for(self, table: Table, new_turn: bool, to_act: list[int]) -> ClockUpdate | None:

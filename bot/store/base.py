@@ -152,3 +152,67 @@ class Store(ABC):
     @abstractmethod
     async def moves(self, table_id: int) -> list[tuple[int, int, str, float]]:
         """(seq, seat, notation, time) in order."""
+
+    # -- ratings and results (issue 19) -----------------------------------------------------------
+    @abstractmethod
+    async def ratings(self, guild_id: int, game: str, players: list[str]) -> dict[str, tuple[float, float]]:
+        """The (mu, sigma) of those of ``players`` already rated in the server's ``game``."""
+
+    @abstractmethod
+    async def record_game(self, table_id: int, guild_id: int, game: str, finished_at: float,
+                          results: list[SeatResult], ratings: dict[str, tuple[float, float]]) -> bool:
+        """In one transaction: mark the table recorded, write its seats' results and the players' new
+        ``ratings``. ``False`` (nothing written) if the table was recorded already: a game counts once."""
+
+    @abstractmethod
+    async def unrecorded_games(self) -> list[TableRecord]:
+        """Finished tables whose results are not recorded yet (a crash right after the end, or finished
+        before ratings existed), oldest end first."""
+
+    @abstractmethod
+    async def rating_board(self, guild_id: int, game: str) -> list[RatingLine]:
+        """Every rated player of the server's ``game`` (in no particular order)."""
+
+    @abstractmethod
+    async def player_results(self, guild_id: int, player: str) -> list[PlayerGame]:
+        """The player's recorded games in the server, oldest first."""
+
+    @abstractmethod
+    async def finished_games(self, channel_id: int, limit: int) -> list[tuple[TableRecord, list[str]]]:
+        """The channel's latest finished tables (newest first) with the names of their winners."""
+
+
+@dataclass(slots=True)
+class SeatResult:
+    """One seat's part in a finished game, as recorded (``mu``/``sigma``: after the game, if rated)."""
+
+    seat: int
+    player: str  # "user:<id>" or "ai:<level>"
+    display: str
+    place: int
+    score: int
+    won: bool
+    mu: float | None = None
+    sigma: float | None = None
+
+
+@dataclass(slots=True)
+class RatingLine:
+    player: str
+    display: str  # the name in the player's latest game
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+
+@dataclass(slots=True)
+class PlayerGame:
+    table_id: int
+    game: str
+    finished_at: float
+    place: int
+    score: int
+    won: bool
+    mu: float | None
+    sigma: float | None

@@ -13,7 +13,16 @@ from typing import Any
 
 import aiosqlite
 
-from bot.store.base import Seat, Store, StoreUnavailable, TableRecord, VersionConflict
+from bot.store.base import (
+    PlayerGame,
+    RatingLine,
+    Seat,
+    SeatResult,
+    Store,
+    StoreUnavailable,
+    TableRecord,
+    VersionConflict,
+)
 
 BUSY_TIMEOUT_MS = 5000  # how long a write waits for another process's lock before the store gives up
 
@@ -293,3 +302,78 @@ class SqliteStore(Store):
             "SELECT seq, seat, action, created_at FROM moves WHERE table_id = ? ORDER BY seq", (table_id,)
         ) as cursor:
             return [tuple(row) for row in await cursor.fetchall()]
+
+    # -- ratings and results (issue 19) -----------------------------------------------------------
+    async def ratings(self, guild_id: int, game: str, players: list[str]) -> dict[str, tuple[float, float]]:
+        marks = ", ".join("?" for _ in players)
+        async with self.db.execute(
+            f"SELECT player, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND player IN ({marks})",
+            (guild_id, game, *players),
+        ) as cursor:
+            return {player: (mu, sigma) async for player, mu, sigma in cursor}
+
+    async def record_game(self, table_id: int, guild_id: int, game: str, finished_at: float,
+                          results: list[SeatResult], ratings: dict[str, tuple[float, float]]) -> bool:
+        try:
+            cursor = await self.db.execute(
+                "INSERT INTO recorded_games (table_id, rated) VALUES (?, ?) ON CONFLICT (table_id) DO NOTHING",
+                (table_id, int(bool(ratings))))
+            if cursor.rowcount != 1:
+                await self.db.rollback()
+                return False
+            await self.db.executemany(
+                "INSERT INTO game_results (table_id, seat, guild_id, game, player, display, place, score, won, mu,"
+                " sigma, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(table_id, r.seat, guild_id, game, r.player, r.display, r.place, r.score, int(r.won), r.mu, r.sigma,
+                  finished_at) for r in results])
+            await self.db.executemany(
+                "INSERT INTO ratings (guild_id, game, player, mu, sigma) VALUES (?, ?, ?, ?, ?) ON CONFLICT"
+                " (guild_id, game, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma",
+                [(guild_id, game, player, mu, sigma) for player, (mu, sigma) in ratings.items()])
+            await self.db.commit()
+        except BaseException:
+            await self.db.rollback()
+            raise
+        return True
+
+    async def unrecorded_games(self) -> list[TableRecord]:
+        return await self._tables(
+            "t.status = 'finished' AND t.id NOT IN (SELECT table_id FROM recorded_games)"
+            " ORDER BY t.finished_at, t.id", ())
+
+    async def rating_board(self, guild_id: int, game: str) -> list[RatingLine]:
+        async with self.db.execute(
+            "SELECT r.player, r.mu, r.sigma, COUNT(DISTINCT g.table_id),"
+            " COUNT(DISTINCT CASE WHEN g.won = 1 THEN g.table_id END),"
+            " (SELECT l.display FROM game_results l WHERE l.guild_id = r.guild_id AND l.game = r.game"
+            "  AND l.player = r.player ORDER BY l.finished_at DESC LIMIT 1)"
+            " FROM ratings r JOIN game_results g ON g.guild_id = r.guild_id AND g.game = r.game"
+            " AND g.player = r.player WHERE r.guild_id = ? AND r.game = ? GROUP BY r.player, r.mu, r.sigma",
+            (guild_id, game),
+        ) as cursor:
+            return [RatingLine(player, display or player, mu, sigma, games, wins)
+                    async for player, mu, sigma, games, wins, display in cursor]
+
+    async def player_results(self, guild_id: int, player: str) -> list[PlayerGame]:
+        # An AI level seated twice in one game counts once: its best place.
+        async with self.db.execute(
+            "SELECT table_id, game, finished_at, MIN(place), MAX(score), MAX(won), MAX(mu), MAX(sigma)"
+            " FROM game_results WHERE guild_id = ? AND player = ? GROUP BY table_id, game, finished_at"
+            " ORDER BY finished_at, table_id", (guild_id, player),
+        ) as cursor:
+            return [PlayerGame(t, g, f, p, s, bool(w), mu, sigma) async for t, g, f, p, s, w, mu, sigma in cursor]
+
+    async def finished_games(self, channel_id: int, limit: int) -> list[tuple[TableRecord, list[str]]]:
+        # The limit is written in the query: ``_tables`` reuses the condition (without ORDER BY) for the seats.
+        tables = await self._tables("t.channel_id = ? AND t.status = 'finished' ORDER BY t.finished_at DESC,"
+                                    f" t.id DESC LIMIT {int(limit)}", (channel_id,))
+        winners: dict[int, list[str]] = {table.id: [] for table in tables}
+        if tables:
+            marks = ", ".join("?" for _ in tables)
+            async with self.db.execute(
+                f"SELECT table_id, display FROM game_results WHERE place = 1 AND table_id IN ({marks})"
+                " ORDER BY table_id, seat", tuple(winners),
+            ) as cursor:
+                async for table_id, display in cursor:
+                    winners[table_id].append(display)
+        return [(table, winners[table.id]) for table in tables]
