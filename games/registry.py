@@ -31,6 +31,8 @@ class GameEntry:
     - ``catalogs``: the package whose ``locales/en.json`` and ``locales/ru.json`` hold the game's texts
       (``event.*``, ``error.*``, ``cmd.*`` for its commands, and the ``/game rules`` card: ``rules.summary``,
       ``rules.play``); the engine's package unless said otherwise.
+    - ``ai``: the module whose ``LEVELS`` maps AI levels (``easy``, ``normal``, ``hard``) to the game's own
+      players (``games/ai.py``: ``Factory``); ``None``, or a level it leaves out: the generic players.
     """
 
     key: str
@@ -38,6 +40,7 @@ class GameEntry:
     renderer: str
     cog: str | None = None
     catalogs: str | None = None
+    ai: str | None = None
 
     @property
     def catalog_package(self) -> str:
@@ -45,8 +48,8 @@ class GameEntry:
 
 
 _ENTRIES: dict[str, GameEntry] = {entry.key: entry for entry in (
-    GameEntry("trails", "games.trails:GAME", "rendering.trails:render_board", cog="cogs.trails"),
-    GameEntry("deole", "games.deole:GAME", "rendering.deole:render_board", cog="cogs.deole"),
+    GameEntry("trails", "games.trails:GAME", "rendering.trails:render_board", cog="cogs.trails", ai="games.trails.ai"),
+    GameEntry("deole", "games.deole:GAME", "rendering.deole:render_board", cog="cogs.deole", ai="games.deole.ai"),
     GameEntry("maple", "games.maple:GAME", "rendering.maple:render_board", cog="cogs.maple"),
     GameEntry("dewan", "games.dewan:GAME", "rendering.dewan:render_board", cog="cogs.dewan"),
 )}
