@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from bot.config import Config, ConfigError, MissingToken
-from bot.store import SqliteStore
+from bot.store import POSTGRES_SCHEMES, make_store
 from bot.store.base import StoreUnavailable
 from games import registry
 from games.ai import play_out
@@ -74,10 +74,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-async def probe_store(path: str) -> str | None:
-    """Open the database once before connecting to Discord: a read-only, locked, corrupt or newer database
-    is one clear line at start instead of a traceback at the first move."""
-    store = SqliteStore(path)
+async def probe_store(path: str, url: str | None = None) -> str | None:
+    """Open the database once before connecting to Discord: a read-only, locked, corrupt, unreachable or newer
+    database is one clear line at start instead of a traceback at the first move."""
+    store = make_store(url, path)
     try:
         await store.open()
     except StoreUnavailable as error:
@@ -123,7 +123,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         print("DISCORD_TOKEN is not set: put it in the environment or in a .env file "
               "(DISCORD_TOKEN=...) and run again.", file=sys.stderr)
         return 2
-    error = asyncio.run(probe_store(config.database_path))
+    error = asyncio.run(probe_store(config.database_path, config.database_url))
     if error is not None:
         print(f"Cannot start: {error}.", file=sys.stderr)
         return 2
@@ -131,6 +131,27 @@ def cmd_run(args: argparse.Namespace) -> int:
     from bot.app import run_bot
 
     run_bot(config, force_sync=args.sync)
+    return 0
+
+
+def cmd_migrate_db(args: argparse.Namespace) -> int:
+    """Copy a SQLite database into an empty PostgreSQL one, every row, and check the counts."""
+    from bot.store.migrate_db import MigrationError, migrate
+
+    if not args.source.startswith("sqlite:"):
+        print(f"--from {args.source!r}: give the SQLite file as sqlite:FILE", file=sys.stderr)
+        return 2
+    if not args.target.startswith(POSTGRES_SCHEMES):
+        print("--to: give the PostgreSQL database as postgresql://USER@HOST:PORT/DATABASE", file=sys.stderr)
+        return 2
+    try:
+        copied = asyncio.run(migrate(args.source, args.target))
+    except (MigrationError, StoreUnavailable) as error:
+        print(f"Nothing copied: {error}.", file=sys.stderr)
+        return 2
+    for entry in copied:
+        print(f"{entry.table}: {entry.rows} rows")
+    print(f"Copied {sum(entry.rows for entry in copied)} rows in {len(copied)} tables; the counts match.")
     return 0
 
 
@@ -144,6 +165,10 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("health", help="exit 0 if the running bot is connected (health checks)").set_defaults(
         func=cmd_health)
     commands.add_parser("games", help="list the games and their options").set_defaults(func=cmd_games)
+    move = commands.add_parser("migrate-db", help="copy the SQLite database into an empty PostgreSQL database")
+    move.add_argument("--from", dest="source", required=True, metavar="sqlite:FILE")
+    move.add_argument("--to", dest="target", required=True, metavar="postgresql://...")
+    move.set_defaults(func=cmd_migrate_db)
     sim = commands.add_parser("simulate", help="play a whole game with built-in AI players")
     sim.add_argument("game")
     sim.add_argument("--players", type=int, default=2)

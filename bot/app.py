@@ -20,7 +20,7 @@ from discord.ext import commands
 from bot.clock import TurnClock
 from bot.config import Config
 from bot.i18n import LOCALES, catalog
-from bot.store import SqliteStore, Store
+from bot.store import Store, make_store
 from bot.tables import TableService
 from games import registry
 
@@ -58,11 +58,15 @@ HEARTBEAT_SECONDS = 30.0
 class PlayByChatBot(commands.Bot):
     def __init__(self, config: Config, store: Store | None = None, force_sync: bool = False) -> None:
         # Slash commands need no privileged intents; no member chunking keeps start-up fast.
+        shards: dict[str, Any] = {}
+        if config.shard_count is not None and config.shard_ids is not None:
+            shards = {"shard_count": config.shard_count, "shard_ids": list(config.shard_ids)}
         super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
-                         chunk_guilds_at_startup=False)
+                         chunk_guilds_at_startup=False, **shards)
         self.config = config
-        self.store = store or SqliteStore(config.database_path)
+        self.store = store or make_store(config.database_url, config.database_path)
         self.tables = TableService(self.store)
+        self.tables.owns_guild = config.owns_guild
         self.clock: TurnClock | None = None
         self.force_sync = force_sync
         self._heartbeat: asyncio.Task[None] | None = None
@@ -79,7 +83,8 @@ class PlayByChatBot(commands.Bot):
         guild = discord.Object(self.config.dev_guild_id) if self.config.dev_guild_id else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)
-        await self.sync_commands(guild)
+        if self.config.syncs_commands:  # once for the whole bot, not from every shard process
+            await self.sync_commands(guild)
         if self.config.health_file:
             self._heartbeat = asyncio.get_running_loop().create_task(self._beat(Path(self.config.health_file)))
 
@@ -127,6 +132,17 @@ class PlayByChatBot(commands.Bot):
         await self.store.close()
 
 
+class ShardedPlayByChatBot(PlayByChatBot, commands.AutoShardedBot):
+    """The same bot on ``SHARD_IDS`` of ``SHARD_COUNT`` shards, one gateway connection each, in this process."""
+
+
+def make_bot(config: Config, store: Store | None = None, force_sync: bool = False) -> PlayByChatBot:
+    """An auto-sharded bot for the configured shards only when sharding is configured; else one plain
+    connection (which never asks Discord for a recommended shard count)."""
+    kind = ShardedPlayByChatBot if config.sharded else PlayByChatBot
+    return kind(config, store, force_sync=force_sync)
+
+
 def run_bot(config: Config, force_sync: bool = False) -> None:
     apply_endpoints(config)
-    PlayByChatBot(config, force_sync=force_sync).run(config.require_token(), log_handler=None)
+    make_bot(config, force_sync=force_sync).run(config.require_token(), log_handler=None)

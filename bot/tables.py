@@ -259,6 +259,9 @@ class TableService:
         self.broken: dict[int, BrokenTable] = {}  # channel id -> a stored table that could not be loaded
         self.finished_due: list[Table] = []  # finished before a restart with the last board not posted yet
         self.on_deadline_change: Callable[[], None] = lambda: None  # wakes the turn clock
+        # Whether this process runs a guild's tables (Discord shards: each process loads, clocks and reminds only
+        # the tables of the guilds on its shards; guild None is a DM, on shard 0).
+        self.owns_guild: Callable[[int | None], bool] = lambda guild_id: True
         # When each table next needs the clock (its deadline or next reminder), in a heap: the clock's pass
         # costs O(log n) per table due, not a scan of every table. Entries whose time is no longer the
         # table's (``_wake_at``) are stale and skipped.
@@ -274,6 +277,8 @@ class TableService:
         self.broken.clear()
         self.finished_due.clear()
         for record in await self.store.active_tables():
+            if not self.owns_guild(record.guild_id):
+                continue
             try:
                 table = await self._load_table(record)
             except Exception as error:  # anything a bad row can raise: one table must not stop the bot

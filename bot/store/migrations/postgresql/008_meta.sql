@@ -1,0 +1,5 @@
+-- PostgreSQL twin of ../008_meta.sql.
+CREATE TABLE meta (
+    key    TEXT PRIMARY KEY,
+    value  TEXT NOT NULL
+);
