@@ -1,4 +1,4 @@
-"""Board images for Trails & Fortresses: the whole board with a side panel, and a close-up preview.
+"""Board images for Trails & Fortresses: the whole board with a panel under it, and a close-up preview.
 
 Drawn from the public view only (``GAME.view(state, None)``). Tiles come from cached sprites and are pasted;
 only the overlays (labels, outlines, coordinates, panel text) are drawn per image.
@@ -7,6 +7,7 @@ only the overlays (labels, outlines, coordinates, panel text) are drawn per imag
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
@@ -68,9 +69,18 @@ LEGAL_FILL = (255, 236, 140, 90)
 LEGAL_EDGE = (255, 236, 140)
 
 MAX_SIDE = 4096
-BOARD_BUDGET = 1400  # the board's longer side aims for about this many pixels
-PANEL_WIDTH = 360
+BOARD_BUDGET = 1200  # the board's longer side aims for about this many pixels (the image is about 1.5 times as tall)
 PNG_COMPRESS_LEVEL = 3  # measured: level 6 doubles encoding time for 10% smaller files
+
+# Discord shows an image about this many pixels wide in the channel. Text is sized in pixels as seen there
+# and multiplied by the image's scale, so it reads without opening the image however large the board grows.
+INLINE_WIDTH = 550
+PANEL_FONT = {"title": 15, "text": 13, "name": 14, "score": 17, "count": 12, "small": 12}
+COORD_FONT = 11
+COORD_MARGIN = COORD_FONT * 2 + 4  # room for "-10" beside the board, in inline pixels
+PANEL_COLUMNS = 2
+PANEL_HEADER = 92  # inline pixels: current tile, facts, legend
+PANEL_ROW = 50  # inline pixels per row of players
 
 
 def _text(locale: str) -> dict[str, str]:
@@ -143,22 +153,55 @@ class _Grid:
         return self.rows * self.size
 
 
+@dataclass(frozen=True)
+class BoardLayout:
+    """Where everything lies on a board image; ``unit`` is image pixels per pixel seen inline in Discord."""
+
+    grid: _Grid
+    coord_size: int
+    margin: int
+    unit: float
+    panel_top: int
+    size: tuple[int, int]
+
+    def panel_font(self, role: str) -> int:
+        return max(1, round(PANEL_FONT[role] * self.unit))
+
+    def inline(self, pixels: float) -> float:
+        """A length on this image as seen in Discord's inline preview."""
+        return pixels * INLINE_WIDTH / self.size[0]
+
+
 def _margin_for(size: int) -> tuple[int, int]:
-    """(font size, margin width) for the coordinate labels around the board."""
+    """(font size, margin width) for the coordinate labels around the preview."""
     text_size = max(11, min(16, size // 5))
     return text_size, text_size * 2 + 6
+
+
+def _unit_for(board_px: int) -> float:
+    """Image pixels per inline pixel for a board window ``board_px`` wide plus its coordinate margins.
+    Rounded down to a tenth so that panel sprites of the same few sizes are reused from the caches."""
+    width = board_px * INLINE_WIDTH / (INLINE_WIDTH - 2 * COORD_MARGIN)
+    return max(1.0, int(width / INLINE_WIDTH * 10) / 10)
+
+
+def _panel_height(players: int, unit: float) -> int:
+    rows = (max(1, players) + PANEL_COLUMNS - 1) // PANEL_COLUMNS
+    return round((PANEL_HEADER + rows * PANEL_ROW + 6) * unit)
 
 
 # Tile sizes come from a short ladder so that, as the board grows, sprites drawn for earlier images are reused.
 SIZE_LADDER = (96, 84, 72, 64, 56, 48, 40, 32, 24, 16)
 
 
-def _tile_size(cols: int, rows: int, panel: int) -> int:
+def _tile_size(cols: int, rows: int, players: int) -> int:
     wanted = max(48, min(96, BOARD_BUDGET // max(cols, rows)))
     for size in SIZE_LADDER:
-        margin = _margin_for(size)[1]
+        unit = _unit_for(cols * size)
+        margin = round(COORD_MARGIN * unit)
         # Never exceed Discord-friendly dimensions, even for a long thin river snake.
-        fits = cols * size + 2 * margin + panel <= MAX_SIDE and rows * size + 2 * margin <= MAX_SIDE
+        fits = (cols * size + 2 * margin <= MAX_SIDE
+                and rows * size + 2 * margin + _panel_height(players, unit) <= MAX_SIDE)
         if size <= wanted and fits:
             return size
     return SIZE_LADDER[-1]
@@ -183,16 +226,29 @@ def _draw_tiles(canvas: Image.Image, draw: ImageDraw.ImageDraw, grid: _Grid,
             canvas.paste(render_tile(tile_id, rot, size, locale), grid.cell(x, y))
 
 
-def _draw_coordinates(draw: ImageDraw.ImageDraw, grid: _Grid, text_size: int, margin: int) -> None:
-    label_font = font(text_size, True)
+@lru_cache(maxsize=512)
+def _coordinate_mask(text: str, size: int) -> Image.Image:
+    """A coordinate drawn once as a mask: a board repeats the same few numbers on four sides, image after image."""
+    face = font(size, True)
+    left, top, right, bottom = face.getbbox(text, anchor="mm")
+    mask = Image.new("L", (int(right - left), int(bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor="mm")
+    return mask
+
+
+def _draw_coordinates(canvas: Image.Image, grid: _Grid, text_size: int, margin: int) -> None:
+    def put(text: str, cx: int, cy: int) -> None:
+        mask = _coordinate_mask(text, text_size)
+        canvas.paste(MARGIN_TEXT, (cx - mask.width // 2, cy - mask.height // 2), mask)
+
     for i in range(grid.cols):
         cx = grid.left + i * grid.size + grid.size // 2
         for cy in (grid.top - margin // 2, grid.top + grid.height + margin // 2):
-            draw.text((cx, cy), str(grid.x0 + i), font=label_font, fill=MARGIN_TEXT, anchor="mm")
+            put(str(grid.x0 + i), cx, cy)
     for j in range(grid.rows):
         cy = grid.top + j * grid.size + grid.size // 2
         for cx in (grid.left - margin // 2, grid.left + grid.width + margin // 2):
-            draw.text((cx, cy), str(grid.y0 + j), font=label_font, fill=MARGIN_TEXT, anchor="mm")
+            put(str(grid.y0 + j), cx, cy)
 
 
 @lru_cache(maxsize=32)
@@ -209,20 +265,35 @@ def _legal_overlay(size: int) -> Image.Image:
     return overlay
 
 
-def _draw_legal(canvas: Image.Image, draw: ImageDraw.ImageDraw, grid: _Grid, labels: dict[str, tuple[int, int]]) -> None:
+@lru_cache(maxsize=1024)
+def label_sprite(label: str, size: int) -> Image.Image:
+    """A spot's label, dark with a light outline, for a tile of ``size`` px: letters 5/8 of the tile high.
+    Two letters ("AB", past 26 spots) are narrowed to fit the tile rather than made smaller: on a wide board
+    a tile is barely 23 px in Discord's inline view, and the height of a letter is what makes it readable."""
+    face = font(label_font_size(size), True)
+    stroke = max(2, size // 16)
+    left, top, right, bottom = face.getbbox(label, anchor="mm", stroke_width=stroke)
+    # Even about the anchor, so that pasting the sprite's centre on the spot's centre centres the text.
+    half_w, half_h = int(max(-left, right)), int(max(-top, bottom))
+    sprite = Image.new("RGBA", (2 * half_w, 2 * half_h), (0, 0, 0, 0))
+    ImageDraw.Draw(sprite).text((half_w, half_h), label, font=face, fill=INK, anchor="mm", stroke_width=stroke,
+                                stroke_fill=(255, 250, 220))
+    room = size * 9 // 10
+    if sprite.width > room:
+        sprite = sprite.resize((room, sprite.height), Image.Resampling.LANCZOS)
+    return sprite
+
+
+def _draw_legal(canvas: Image.Image, grid: _Grid, labels: dict[str, tuple[int, int]]) -> None:
     overlay = _legal_overlay(grid.size)
-    # Letters as large as the spot allows: Discord shows a board about 550 px wide inline, a third of its
-    # size or less, and a player must read the letter there without opening the image.
-    label_font = font(max(10, grid.size * 3 // 5 if all(len(k) == 1 for k in labels) else grid.size * 9 // 20),
-                      True)
     for label, (x, y) in labels.items():
         if not grid.contains(x, y):
             continue
         px, py = grid.cell(x, y)
         canvas.paste(overlay, (px, py), overlay)
-        centre = (px + grid.size / 2, py + grid.size / 2)
-        draw.text(centre, label, font=label_font, fill=INK, anchor="mm", stroke_width=max(2, grid.size // 16),
-                  stroke_fill=(255, 250, 220))
+        sprite = label_sprite(label, grid.size)
+        at = (px + (grid.size - sprite.width) // 2, py + (grid.size - sprite.height) // 2)
+        canvas.paste(sprite, at, sprite)
 
 
 def _outline(draw: ImageDraw.ImageDraw, grid: _Grid, x: int, y: int, color: tuple[int, int, int], width: int) -> None:
@@ -232,7 +303,8 @@ def _outline(draw: ImageDraw.ImageDraw, grid: _Grid, x: int, y: int, color: tupl
 
 
 def _draw_figures(canvas: Image.Image, grid: _Grid, view: dict[str, Any],
-                  tiles: dict[tuple[int, int], tuple[str, int]], seat_labels: dict[int, str]) -> None:
+                  tiles: dict[tuple[int, int], tuple[str, int]], seat_labels: dict[int, str],
+                  unit: float = 1.0) -> None:
     for figure in view.get("figures") or []:
         x, y = int(figure["x"]), int(figure["y"])
         if (x, y) not in tiles or not grid.contains(x, y):
@@ -241,7 +313,7 @@ def _draw_figures(canvas: Image.Image, grid: _Grid, view: dict[str, Any],
         ax, ay = _figure_anchor(tile_id, rot, figure.get("feature", "monastery"))
         kind = figure.get("kind", "normal")
         seat = int(figure["seat"])
-        sprite = figure_sprite(kind, _player_color(view, seat), seat_labels.get(seat, "?"), figure_size(kind, grid.size))
+        sprite = figure_sprite(kind, _player_color(view, seat), seat_labels.get(seat, "?"), figure_size(kind, grid.size, unit))
         px, py = grid.cell(x, y)
         # Anchors near the tile edge keep the figure inside its own tile.
         left = min(max(px, round(px + ax * grid.size - sprite.width / 2)), px + grid.size - sprite.width)
@@ -266,88 +338,117 @@ def _in_play(view: dict[str, Any]) -> tuple[bool, bool]:
     return inns, traders
 
 
-def _panel_height(view: dict[str, Any]) -> int:
-    return 270 + 66 * len(view.get("players") or []) + 40
+def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, bold: bool, width: float) -> str:
+    """``text`` cut with an ellipsis to fit ``width`` pixels."""
+    face = font(size, bold)
+    if draw.textlength(text, font=face) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=face) > width:
+        text = text[:-1]
+    return text + "…"
 
 
-def _draw_panel(canvas: Image.Image, draw: ImageDraw.ImageDraw, left: int, view: dict[str, Any],
+def _draw_panel(canvas: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLayout, view: dict[str, Any],
                 names: dict[int, str], seat_labels: dict[int, str], locale: str) -> None:
+    """The panel under the board: current tile, tiles left, who moves, a legend, then the players in two
+    columns. Laid out in inline pixels (what a player sees in the channel) times ``layout.unit``."""
     text = _text(locale)
-    height = canvas.height
-    draw.rectangle((left, 0, canvas.width, height), fill=PANEL_BG)
-    x = left + 18
-    y = 16
-    draw.text((x, y), text["title"], font=font(20, True), fill=PANEL_TEXT)
-    y += 38
+    u = layout.unit
+    top = layout.panel_top
+    width = canvas.width
+
+    def at(x: float, y: float) -> tuple[int, int]:
+        return round(x * u), top + round(y * u)
+
+    def face(role: str, bold: bool = False):
+        return font(layout.panel_font(role), bold)
+
+    draw.rectangle((0, top, width, canvas.height), fill=PANEL_BG)
+    draw.line((0, top, width, top), fill=GRID_LINE, width=max(1, round(u)))
+    inline_width = width / u
     turn = view.get("turn")
-    tile_box = 150
+    info_x = 10.0
     if turn and turn.get("tile"):
         rot = int((turn.get("placed") or {}).get("rot", 0))
-        draw.text((x, y), text["current"], font=font(14), fill=PANEL_DIM)
-        sprite = render_tile(turn["tile"], rot, tile_box, locale)
-        draw.rectangle((x - 3, y + 21, x + tile_box + 2, y + 24 + tile_box), fill=(20, 20, 20))
-        canvas.paste(sprite, (x, y + 23))
-        draw.text((x, y + tile_box + 28), turn["tile"], font=font(12), fill=PANEL_DIM)
-    else:
-        draw.text((x, y), text["game_over"], font=font(22, True), fill=LAST_PLACED)
-        tile_box = -16  # no tile to show: the facts move to the left edge and the players move up
-    info_x = x + tile_box + 16
-    draw.text((info_x, y + 24 if turn else y + 36), text["tiles_left"].format(n=view.get("remaining", 0)), font=font(14, True),
+        box = round(72 * u) // 8 * 8  # a few sizes only, so the tile sprite comes from the cache
+        x, y = at(10, 8)
+        draw.rectangle((x - 2, y - 2, x + box + 1, y + box + 1), fill=(20, 20, 20))
+        canvas.paste(render_tile(turn["tile"], rot, box, locale), (x, y))
+        info_x = 10 + box / u + 12
+        draw.text(at(info_x, 70), "◀ " + text["current"], font=face("small"), fill=PANEL_DIM)
+    draw.text(at(info_x, 6), text["title"], font=face("title", True), fill=PANEL_TEXT)
+    facts_y = 28.0
+    if not turn:
+        draw.text(at(info_x, facts_y), text["game_over"], font=face("title", True), fill=LAST_PLACED)
+        facts_y += 22
+    draw.text(at(info_x, facts_y), text["tiles_left"].format(n=view.get("remaining", 0)), font=face("text", True),
               fill=PANEL_TEXT)
-    if turn:
-        seat = int(turn.get("seat", 0))
-        draw.text((info_x, y + 48), text["to_move"].format(name=""), font=font(14), fill=PANEL_DIM)
-        draw.text((info_x, y + 68), names.get(seat, "?")[:14], font=font(15, True), fill=_player_color(view, seat))
-    y += max(tile_box + 56, 110)
 
     inns, traders = _in_play(view)
     kinds = ["normal"] + ["big"] * inns + ["builder", "keeper"] * traders
+    # Legend of the figure shapes at the right, so the icons below read without the rules at hand.
+    legend_x = inline_width - 10 - 2 * 90
+    for index, kind in enumerate(kinds):
+        lx, ly = legend_x + (index % 2) * 90, 28 + (index // 2) * 22
+        small = figure_sprite(kind, (200, 200, 200), "", round((19 if kind == "big" else 16) * u))
+        x, y = at(lx, ly + 18)
+        canvas.paste(small, (x, y - small.height), small)
+        draw.text((x + small.width + round(3 * u), y - round(8 * u)), text[kind], font=face("small"), fill=PANEL_DIM,
+                  anchor="lm")
+    if turn:
+        seat = int(turn.get("seat", 0))
+        mover = text["to_move"].format(name="")
+        draw.text(at(info_x, facts_y + 22), mover, font=face("text"), fill=PANEL_DIM)
+        name_x = info_x + draw.textlength(mover, font=face("text")) / u + 4
+        draw.text(at(name_x, facts_y + 21), _fit(draw, names.get(seat, "?"), layout.panel_font("name"), True,
+                                                 (legend_x - 8 - name_x) * u),
+                  font=face("name", True), fill=_player_color(view, seat))
+
     counts = {"normal": "figures_left", "big": "big_left", "builder": "builder_left", "keeper": "keeper_left"}
     turn_seat = turn.get("seat") if turn else None
     best = max((p.get("score", 0) for p in view.get("players") or [] if not p.get("eliminated")), default=None)
-    for player in view.get("players") or []:
+    column = (inline_width - 20) / PANEL_COLUMNS
+    goods_letters = GOODS_LETTERS.get(locale, GOODS_LETTERS["en"])
+    for index, player in enumerate(view.get("players") or []):
         seat = player["seat"]
+        cx = 10 + (index % PANEL_COLUMNS) * column
+        cy = PANEL_HEADER + (index // PANEL_COLUMNS) * PANEL_ROW
         color = _player_color(view, seat)
         dim = player.get("eliminated", False)
-        if seat == turn_seat:
-            draw.rectangle((left + 6, y - 4, canvas.width - 6, y + 58), fill=(60, 67, 78), outline=color, width=2)
-        elif turn is None and player.get("score", 0) == best and not dim:
-            # Game over: the winners' rows are framed in gold.
-            draw.rectangle((left + 6, y - 4, canvas.width - 6, y + 58), fill=(60, 67, 78), outline=LAST_PLACED, width=2)
-        icon = figure_sprite("normal", color, seat_labels[seat], 40)
-        canvas.paste(icon, (x - 4, y), icon)
+        frame = color if seat == turn_seat else (
+            LAST_PLACED if turn is None and player.get("score", 0) == best and not dim else None)  # winners in gold
+        if frame is not None:
+            draw.rectangle((*at(cx - 5, cy - 3), *at(cx + column - 9, cy + PANEL_ROW - 5)), fill=(60, 67, 78),
+                           outline=frame, width=max(2, round(2 * u)))
+        icon = figure_sprite("normal", color, seat_labels[seat], round(24 * u))
+        canvas.paste(icon, at(cx, cy), icon)
         name_color = PANEL_DIM if dim else PANEL_TEXT
-        name = names[seat] if len(names[seat]) <= 18 else names[seat][:17] + "…"
-        draw.text((x + 42, y + 2), name, font=font(16, True), fill=name_color)
+        score = str(player.get("score", 0))
+        score_x = cx + column - 15
+        draw.text(at(score_x, cy + 1), score, font=face("score", True), fill=name_color, anchor="ra")
+        name_room = (score_x - cx - 30 - 8 - draw.textlength(score, font=face("score", True)) / u) * u
+        draw.text(at(cx + 30, cy + 3), _fit(draw, names[seat], layout.panel_font("name"), True, name_room),
+                  font=face("name", True), fill=name_color)
+        sx, sy = cx + 2, cy + 35.0
         if dim:
-            draw.text((x + 42, y + 22), text["out"], font=font(12), fill=PANEL_DIM)
-        draw.text((canvas.width - 16, y + 2), str(player.get("score", 0)), font=font(22, True), fill=name_color,
-                  anchor="ra")
+            draw.text(at(sx, sy), text["out"], font=face("small"), fill=PANEL_DIM, anchor="lm")
+            continue
         # Supply: one small icon per figure kind with its count, then goods tokens.
-        sx = x + 42
-        sy = y + 28
         for kind in kinds:
-            small = figure_sprite(kind, color, "", 24 if kind == "big" else 19)
-            canvas.paste(small, (sx, sy + 20 - small.height), small)
-            draw.text((sx + small.width + 2, sy + 11), str(player.get(counts[kind], 0)), font=font(13, True),
-                      fill=name_color, anchor="lm")
-            sx += small.width + 22
+            small = figure_sprite(kind, color, "", round((19 if kind == "big" else 16) * u))
+            x, y = at(sx, sy + 8)
+            canvas.paste(small, (x, y - small.height), small)
+            count = str(player.get(counts[kind], 0))
+            count_x = sx + small.width / u + 2
+            draw.text(at(count_x, sy), count, font=face("count", True), fill=name_color, anchor="lm")
+            sx = count_x + draw.textlength(count, font=face("count", True)) / u + 7
         if traders:
             for goods in GOODS_COLORS:
-                goods_icon(draw, (sx + 9, sy + 10), 17, goods, GOODS_LETTERS.get(locale, GOODS_LETTERS["en"])[goods])
-                draw.text((sx + 21, sy + 10), str((player.get("goods") or {}).get(goods, 0)), font=font(13, True),
-                          fill=name_color, anchor="lm")
-                sx += 36
-        y += 66
-
-    # Legend of the figure shapes, so the icons above read without the rules at hand.
-    sx = x
-    y += 4
-    for kind in kinds:
-        small = figure_sprite(kind, (200, 200, 200), "", 24 if kind == "big" else 19)
-        canvas.paste(small, (sx, y + 20 - small.height), small)
-        draw.text((sx + small.width + 3, y + 11), text[kind], font=font(12), fill=PANEL_DIM, anchor="lm")
-        sx += small.width + 3 + round(draw.textlength(text[kind], font=font(12))) + 12
+                x, y = at(sx + 7, sy)
+                goods_icon(draw, (x, y), 15 * u, goods, goods_letters[goods])
+                count = str((player.get("goods") or {}).get(goods, 0))
+                draw.text(at(sx + 16, sy), count, font=face("count", True), fill=name_color, anchor="lm")
+                sx += 16 + draw.textlength(count, font=face("count", True)) / u + 7
 
 
 # ---- public entry points -------------------------------------------------------------------------------
@@ -380,9 +481,15 @@ def encode_png(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
+def label_font_size(size: int) -> int:
+    """Font size of the spot labels on tiles of ``size`` px: as large as the spot allows, since Discord shows
+    a board about 550 px wide inline and a player must read the letter there."""
+    return max(10, size * 5 // 8)
+
+
 def board_geometry(view: dict[str, Any], tiles: dict[tuple[int, int], tuple[str, int]],
-                   labels: dict[str, tuple[int, int]]) -> tuple[_Grid, int, int, tuple[int, int]]:
-    """Where the board window lies: (grid, coordinate font size, margin, image size)."""
+                   labels: dict[str, tuple[int, int]]) -> BoardLayout:
+    """Where the board window, its coordinates and the panel under it lie, cropped to the played area."""
     cells = set(tiles) | set(labels.values()) or {(0, 0)}
     xs = [c[0] for c in cells]
     ys = [c[1] for c in cells]
@@ -390,12 +497,16 @@ def board_geometry(view: dict[str, Any], tiles: dict[tuple[int, int], tuple[str,
     ring = 0 if labels else 1
     x0, x1, y0, y1 = min(xs) - ring, max(xs) + ring, min(ys) - ring, max(ys) + ring
     cols, rows = x1 - x0 + 1, y1 - y0 + 1
-    size = _tile_size(cols, rows, PANEL_WIDTH)
-    text_size, margin = _margin_for(size)
-    board_w, board_h = cols * size + 2 * margin, rows * size + 2 * margin
-    height = min(MAX_SIDE, max(board_h, _panel_height(view)))
-    top = margin + max(0, (height - board_h) // 2)
-    return _Grid(x0, y0, cols, rows, size, margin, top), text_size, margin, (board_w + PANEL_WIDTH, height)
+    players = len(view.get("players") or [])
+    size = _tile_size(cols, rows, players)
+    unit = _unit_for(cols * size)
+    margin = round(COORD_MARGIN * unit)
+    # The panel goes under the board, not beside it: beside, it would take a third of the 550 inline pixels.
+    width = max(cols * size + 2 * margin, round(INLINE_WIDTH * unit))
+    panel_top = rows * size + 2 * margin
+    grid = _Grid(x0, y0, cols, rows, size, (width - cols * size) // 2, margin)
+    return BoardLayout(grid, round(COORD_FONT * unit), margin, unit, panel_top,
+                       (width, panel_top + _panel_height(players, unit)))
 
 
 def board_image(view: dict[str, Any], names: list[str] | None = None, locale: str = "en",
@@ -414,28 +525,28 @@ def board_image(view: dict[str, Any], names: list[str] | None = None, locale: st
             chosen = {"seat": turn.get("seat", 0), "x": pending[0], "y": pending[1], **placed["figure"]}
             view = {**view, "figures": [*(view.get("figures") or []), chosen]}
 
-    grid, text_size, margin, (width, height) = board_geometry(view, tiles, labels)
-    board_w = width - PANEL_WIDTH
-    canvas = Image.new("RGB", (width, height), BACKGROUND)
+    layout = board_geometry(view, tiles, labels)
+    grid = layout.grid
+    canvas = Image.new("RGB", layout.size, BACKGROUND)
     draw = ImageDraw.Draw(canvas)
 
     _draw_tiles(canvas, draw, grid, tiles, locale)
-    _draw_coordinates(draw, grid, text_size, margin)
+    _draw_coordinates(canvas, grid, layout.coord_size, layout.margin)
     if labels and not pending:
-        _draw_legal(canvas, draw, grid, labels)
+        _draw_legal(canvas, grid, labels)
     seat_labels = _seat_labels(view, names)
-    _draw_figures(canvas, grid, view, tiles, seat_labels)
+    _draw_figures(canvas, grid, view, tiles, seat_labels, layout.unit)
     last = pending or (tuple(view["last_placed"]) if view.get("last_placed") else None)
     if last is not None and grid.contains(int(last[0]), int(last[1])):
         _outline(draw, grid, int(last[0]), int(last[1]), LAST_PLACED, max(2, grid.size // 20))
-    _draw_panel(canvas, draw, board_w, view, _names(view, names, locale), seat_labels, locale)
+    _draw_panel(canvas, draw, layout, view, _names(view, names, locale), seat_labels, locale)
     return canvas
 
 
 def render_board(view: dict[str, Any], names: list[str] | None = None, locale: str = "en",
                  highlight_legal: bool = True) -> bytes:
     """PNG of the whole board with coordinates, legal positions (labels as in ``position_labels``), the last
-    placed tile outlined, and a side panel with the current tile, tiles left and the players."""
+    placed tile outlined, and a panel under it with the current tile, tiles left and the players."""
     return encode_png(board_image(view, names, locale, highlight_legal))
 
 
@@ -453,7 +564,7 @@ def preview_image(view: dict[str, Any], x: int, y: int, rot: int, names: list[st
     draw = ImageDraw.Draw(canvas)
     grid = _Grid(x - radius, y - radius, span, span, size, margin, margin + caption)
     _draw_tiles(canvas, draw, grid, tiles, locale)
-    _draw_coordinates(draw, grid, text_size, margin)
+    _draw_coordinates(canvas, grid, text_size, margin)
     seat_labels = _seat_labels(view, names)
     _draw_figures(canvas, grid, view, tiles, seat_labels)
     # Dim the surroundings a little so the candidate tile stands out.

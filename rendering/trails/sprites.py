@@ -271,9 +271,12 @@ FIGURE_SCALE = {"normal": 0.36, "big": 0.48, "builder": 0.32, "keeper": 0.34}
 FIGURE_MIN = {"normal": 26, "big": 33, "builder": 23, "keeper": 25}  # keeps the player's mark legible
 
 
-def figure_size(kind: str, tile_size: int) -> int:
+def figure_size(kind: str, tile_size: int, unit: float = 1.0) -> int:
+    """Pixels tall for a figure on a tile; ``unit`` (image pixels per pixel seen inline in Discord) keeps it
+    about half its minimum on a large board's inline view, within 3/5 of the tile."""
     scaled = round(FIGURE_SCALE.get(kind, 0.36) * tile_size)
-    return min(max(scaled, FIGURE_MIN.get(kind, 26)), round(tile_size * 0.6))
+    least = max(FIGURE_MIN.get(kind, 26), round(FIGURE_MIN.get(kind, 26) * unit / 2))
+    return min(max(scaled, least), round(tile_size * 0.6))
 
 
 @lru_cache(maxsize=512)

@@ -64,7 +64,7 @@ def _cell_pixels_near(image: Image.Image, box: tuple[int, int, int, int], color:
 def test_figure_on_a_city_is_drawn_in_the_player_colour_at_the_city() -> None:
     with_knight = _one_tile_view([{"seat": 0, "x": 0, "y": 0, "kind": "normal", "feature": "city:0"}])
     without = _one_tile_view([])
-    grid = board_geometry(with_knight, _placed_tiles(with_knight), {})[0]
+    grid = board_geometry(with_knight, _placed_tiles(with_knight), {}).grid
     left, top = grid.cell(0, 0)
     box = (left, top, left + grid.size, top + grid.size)
     red = PLAYER_COLORS["red"]
@@ -80,7 +80,7 @@ def test_figure_on_a_city_is_drawn_in_the_player_colour_at_the_city() -> None:
 def test_every_figure_kind_draws_in_the_player_colour(kind: str) -> None:
     feature = "field:0" if kind == "keeper" else "city:0"
     view = _one_tile_view([{"seat": 1, "x": 0, "y": 0, "kind": kind, "feature": feature}])
-    grid = board_geometry(view, _placed_tiles(view), {})[0]
+    grid = board_geometry(view, _placed_tiles(view), {}).grid
     left, top = grid.cell(0, 0)
     hits = _cell_pixels_near(board_image(view), (left, top, left + grid.size, top + grid.size), PLAYER_COLORS["blue"],
                              tolerance=10)
@@ -90,7 +90,7 @@ def test_every_figure_kind_draws_in_the_player_colour(kind: str) -> None:
 def test_big_meeple_is_bigger_than_a_normal_one() -> None:
     def blue_pixels(kind: str) -> int:
         view = _one_tile_view([{"seat": 1, "x": 0, "y": 0, "kind": kind, "feature": "city:0"}])
-        grid = board_geometry(view, _placed_tiles(view), {})[0]
+        grid = board_geometry(view, _placed_tiles(view), {}).grid
         left, top = grid.cell(0, 0)
         return len(_cell_pixels_near(board_image(view), (left, top, left + grid.size, top + grid.size),
                                      PLAYER_COLORS["blue"], tolerance=10))
@@ -108,7 +108,7 @@ def test_labels_are_in_reading_order_and_drawn_on_exactly_those_cells() -> None:
 
     image = board_image(view)
     tiles = _placed_tiles(view)
-    grid = board_geometry(view, tiles, labels)[0]
+    grid = board_geometry(view, tiles, labels).grid
     marked = set()
     for x in range(grid.x0, grid.x0 + grid.cols):
         for y in range(grid.y0, grid.y0 + grid.rows):
@@ -151,7 +151,7 @@ def test_real_games_render_early_middle_and_finished() -> None:
 def test_board_tiles_are_the_cached_sprites() -> None:
     view = game_view(25, seed=3)
     tiles = _placed_tiles(view)
-    grid = board_geometry(view, tiles, position_labels(view))[0]
+    grid = board_geometry(view, tiles, position_labels(view)).grid
     image = board_image(view)
     figure_cells = {(f["x"], f["y"]) for f in view["figures"]}
     (x, y), (tile_id, rot) = next((p, t) for p, t in tiles.items() if p not in figure_cells and p != (0, 0)
@@ -193,7 +193,7 @@ def test_pending_placement_is_drawn_on_the_board() -> None:
                         legal_rotations={})
     tiles = _placed_tiles(view)
     tiles[(x, y)] = (view["turn"]["tile"], rot)
-    grid = board_geometry(view, tiles, {})[0]
+    grid = board_geometry(view, tiles, {}).grid
     left, top = grid.cell(x, y)
     image = board_image(view)
     inner = image.crop((left + 8, top + 8, left + grid.size - 8, top + grid.size - 8))
@@ -257,7 +257,7 @@ def test_the_public_board_draws_nothing_of_an_unconfirmed_placement() -> None:
     image = board_image(mine)
     tiles = _placed_tiles(mine)
     tiles[(placed.x, placed.y)] = (mine["turn"]["tile"], placed.rot)
-    grid = board_geometry(mine, tiles, {})[0]
+    grid = board_geometry(mine, tiles, {}).grid
     left, top = grid.cell(placed.x, placed.y)
     box = (left, top, left + grid.size, top + grid.size)
     color = next(PLAYER_COLORS[p["color"]] for p in mine["players"] if p["seat"] == mover)
