@@ -16,8 +16,7 @@ from __future__ import annotations
 import copy
 import random
 import re
-from collections import Counter, deque
-from collections.abc import Callable
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -36,6 +35,7 @@ from games.core import (
     rng_to_json,
 )
 from games.dewan import data as D
+from games.dewan import search as S
 from games.dewan.board import Board, Layout, build
 
 # (kind, *arguments), e.g. ("take", 3), ("camp", "C6"), ("give", "c17", 1), ("pass",): ``parse_action`` lists them.
@@ -44,83 +44,8 @@ Item = tuple[str, "int | None"]  # a cost item: terrain (or "*") and the seat it
 Pick = tuple[str, "int | None"]  # a card picked in payment and the seat it goes to (None: discard)
 # A payment as listed for a panel: (discarded cards, ((seat, cards given), ...), route).
 Payment = tuple[tuple[str, ...], tuple[tuple[int, tuple[str, ...]], ...], list[str]]
-ANY = "*"
-KINDS = ("B", "M", "D", "F", "W", ANY)
-# A multiset of cost items is packed in an int: one 5-bit field per (kind, recipient), recipient 0 = the discard
-# pile, s + 1 = seat s's hand. The top bit of each field stays clear, so a guard-bit subtraction compares two
-# multisets in one operation.
-_RECIPIENTS = 5
-_FIELDS = len(KINDS) * _RECIPIENTS
-_GUARD = sum(1 << (5 * i + 4) for i in range(_FIELDS))
-
-
-def _token(kind: str, recipient: int = 0) -> int:
-    """The packed multiset holding one item of ``kind`` for ``recipient``."""
-    return 1 << (5 * (KINDS.index(kind) * _RECIPIENTS + recipient))
-
-
-def _submultiset(small: int, big: int) -> bool:
-    """Whether packed multiset ``small`` is contained in ``big`` (no field borrows)."""
-    return ((big | _GUARD) - small) & _GUARD == _GUARD
-
-
-def _unpack(label: int) -> list[Item]:
-    items: list[Item] = []
-    for index in range(_FIELDS):
-        count = (label >> (5 * index)) & 31
-        if count:
-            kind, recipient = divmod(index, _RECIPIENTS)
-            items += [(KINDS[kind], recipient - 1 if recipient else None)] * count
-    return items
-
-
-def card_pays(card: str, kind: str) -> bool:
-    return kind == ANY or kind in D.CARDS[card][0]
-
-
-class Purse:
-    """What a hand can pay: Hall's condition over the five terrains decides whether distinct cards cover
-    a multiset of cost items (a card shows one or two terrains; ``*`` takes any card)."""
-
-    def __init__(self, hand: list[str]) -> None:
-        self.size = len(hand)
-        masks = [sum(1 << KINDS.index(t) for t in D.CARDS[c][0]) for c in hand]
-        self.cover = [sum(1 for m in masks if m & subset) for subset in range(32)]
-        self.memo: dict[int, bool] = {}
-
-    def pays_packed(self, packed: int) -> bool:
-        """``packed``: items per kind in 5-bit fields, in ``KINDS`` order."""
-        known = self.memo.get(packed)
-        if known is None:
-            counts = [(packed >> (5 * i)) & 31 for i in range(len(KINDS))]
-            known = sum(counts) <= self.size
-            demanded = sum(1 << t for t in range(5) if counts[t])
-            demand = [0] * 32
-            cover = self.cover
-            for subset in _SUBSETS[demanded]:  # Hall's condition on every set of demanded terrains
-                low = subset & -subset
-                demand[subset] = demand[subset ^ low] + counts[low.bit_length() - 1]
-                if not known or demand[subset] > cover[subset]:
-                    known = False
-                    break
-            self.memo[packed] = known
-        return known
-
-
-# mask -> its non-empty subsets in increasing order (each subset comes after the subset without its low bit)
-_SUBSETS = [[sub for sub in range(1, 32) if sub & ~mask == 0] for mask in range(32)]
-_PURSES: dict[tuple[str, ...], Purse] = {}
-
-
-def purse_of(hand: list[str]) -> Purse:
-    """The (memoised) purse of a hand: searches of later positions with the same hand reuse its answers."""
-    key = tuple(sorted(hand))
-    purse = _PURSES.get(key)
-    if purse is None:
-        if len(_PURSES) > 512:
-            _PURSES.clear()
-        purse = _PURSES[key] = Purse(list(key))
-    return purse
+ANY = S.ANY
+KINDS = S.KINDS
 
 
 def _match(needs: list[str], providers: list[frozenset[str]]) -> bool:
@@ -138,15 +63,6 @@ def _match(needs: list[str], providers: list[frozenset[str]]) -> bool:
         return False
 
     return len(needs) <= len(providers) and all(augment(i, set()) for i in range(len(needs)))
-
-
-def _route(node: Any) -> list[str]:
-    """A route kept as a linked list (hex, previous node) -> its hexes from the origin."""
-    hexes: list[str] = []
-    while node is not None:
-        hexes.append(node[0])
-        node = node[1]
-    return hexes[::-1]
 
 
 def _split(picks: list[Pick]) -> tuple[tuple[str, ...], tuple[tuple[int, tuple[str, ...]], ...]]:
@@ -204,6 +120,10 @@ class DewanState:
     @property
     def board(self) -> Board:
         return build(self.players, tuple((t, r) for t, r in self.layout))
+
+    @property
+    def grid(self) -> S.Grid:
+        return S.grid_of(self.players, tuple((t, r) for t, r in self.layout))
 
     @property
     def over(self) -> bool:
@@ -332,7 +252,7 @@ class DewanGame(Game[DewanState, Action]):
             return [("pay", c) if r is None else ("give", c, r) for c, r in self._pending_options(state, seat)]
         actions = self._take_options(state)
         if state.seats[seat]["placed"] < D.SLOTS:
-            actions += [("camp", h) for h in sorted(self.routes(state, seat))]
+            actions += [("camp", h) for h in self.destinations(state, seat)]
         return actions or [("pass",)]
 
     def apply(self, state: DewanState, seat: Seat, action: Action) -> list[Event]:
@@ -423,10 +343,14 @@ class DewanGame(Game[DewanState, Action]):
             raise IllegalAction("water", hex=hex_)
         if hex_ in state.camps:
             raise IllegalAction("occupied", hex=hex_)
-        if hex_ not in self.routes(state, seat):
+        if hex_ not in self.destinations(state, seat):
             raise IllegalAction("no_route", hex=hex_)
 
     def default_action(self, state: DewanState, seat: Seat) -> Action:
+        if state.phase == "turn" and state.actor == seat and not state.over:
+            takes = self._take_options(state)  # listed first: no need to search the placements
+            if takes:
+                return takes[0]
         options = self.legal_actions(state, seat)
         if not options:
             raise IllegalAction("not_your_turn")
@@ -666,157 +590,32 @@ class DewanGame(Game[DewanState, Action]):
                 items.append((kind, None))
         return items
 
-    def routes(self, state: DewanState, seat: int) -> dict[str, dict[int, Any]]:
-        """Destination -> minimal cost-item multisets -> one route (see ``_search``), cached per position."""
-        key = ("routes", seat, tuple(sorted(state.seats[seat]["hand"])), tuple(sorted(state.camps.items())))
-        if key not in state.cache:
+    def destinations(self, state: DewanState, seat: int) -> list[str]:
+        """The hexes the seat can place a camp on now, in label order (cached per position)."""
+        key = ("reach", seat, tuple(state.seats[seat]["hand"]), tuple(sorted(state.camps.items())))
+        found = state.cache.get(key)
+        if found is None:
             if len(state.cache) > 64:
                 state.cache.clear()
-            state.cache[key] = self._search(state, seat)
-        return state.cache[key]
-
-    def _search(self, state: DewanState, seat: int) -> dict[str, dict[int, Any]]:
-        """Destination -> minimal cost-item multisets (packed) -> one route with that cost.
-
-        A breadth-first search over (hex, items so far); an arrival is dropped when another arrival at the
-        same hex needs a sub-multiset of its items (it can only cost more from there). Walks that repeat a
-        hex never beat the simple path they contain, so they need no special care. Items never exceed the
-        hand and must stay payable by it.
-        """
-        board = state.board
-        hand = state.seats[seat]["hand"]
-        camps = state.camps
-        terrain = board.terrain
-        start = board.starts[seat]
-        limit = min(len(hand), D.MAX_ROUTE_ITEMS)
-        purse = purse_of(hand)
-        memo = purse.memo
-
-        def can_pay(kinds: int) -> bool:
-            """``kinds``: the items with recipients merged, packed in 6 fields (what the hand must pay)."""
-            known = memo.get(kinds)
-            return purse.pays_packed(kinds) if known is None else known
-
-        crossing: dict[str, tuple[int, int]] = {}  # hex -> (its item when crossed, its kind's field)
-        for hex_ in board.labels:
-            owner = camps.get(hex_)
-            kind = ANY if terrain[hex_] == "X" else terrain[hex_]
-            crossing[hex_] = (_token(kind, 0 if owner is None or owner == seat else owner + 1),
-                              1 << (5 * KINDS.index(kind)))
-        arrival = {h: (_token(terrain[h]), 1 << (5 * KINDS.index(terrain[h])))
-                   for h in board.labels if terrain[h] in D.LAND and h not in camps}
-
-        seen: dict[str, list[int]] = {}
-        found: dict[str, dict[int, Any]] = {}
-        # A route is a linked list (hex, previous node): no list copy per step.
-        queue: deque[tuple[str, int, int, int, Any]] = deque()
-
-        def push(hex_: str, label: int, kinds: int, size: int, path: Any) -> None:
-            known = seen.setdefault(hex_, [])
-            for k in known:
-                if ((label | _GUARD) - k) & _GUARD == _GUARD:
-                    return
-            known[:] = [k for k in known if ((k | _GUARD) - label) & _GUARD != _GUARD]
-            known.append(label)
-            queue.append((hex_, label, kinds, size, path))
-
-        for origin in sorted(h for h, s in camps.items() if s == seat):
-            kind = ANY if origin == start else terrain[origin]
-            first, first_kinds = _token(kind), 1 << (5 * KINDS.index(kind))
-            if limit >= 2 and can_pay(first_kinds):
-                push(origin, first, first_kinds, 1, (origin, None))
-        while queue:
-            hex_, label, kinds, size, path = queue.popleft()
-            if label not in seen[hex_]:
-                continue  # replaced by a cheaper arrival meanwhile
-            in_water = terrain[hex_] == "W"
-            for other in board.neighbours[hex_]:
-                if other in arrival and size < limit:
-                    token, kind_bit = arrival[other]
-                    if can_pay(kinds + kind_bit):
-                        self._record(found.setdefault(other, {}), label + token, path, other)
-                if in_water and terrain[other] == "W":
-                    push(other, label, kinds, size, (other, path))
-                elif size + 2 <= limit:
-                    token, kind_bit = crossing[other]
-                    if can_pay(kinds + kind_bit):
-                        push(other, label + token, kinds + kind_bit, size + 1, (other, path))
+            found = state.cache[key] = S.reachable(state.grid, state.camps, seat, state.seats[seat]["hand"])
         return found
 
-    @staticmethod
-    def _record(labels: dict[int, Any], label: int, path: Any, hex_: str) -> None:
-        for k in labels:
-            if _submultiset(k, label):
-                return
-        for k in [k for k in labels if _submultiset(label, k)]:
-            del labels[k]
-        labels[label] = (hex_, path)
+    def _labels(self, state: DewanState, seat: int, hex_: str) -> tuple[list[int], list[Any]]:
+        """The minimal cost-item multisets (packed) of the routes to ``hex_`` and one route node for each,
+        cached per position: every payment step of one camp asks again."""
+        key = ("routes", seat, hex_, tuple(state.seats[seat]["hand"]), tuple(sorted(state.camps.items())))
+        found = state.cache.get(key)
+        if found is None:
+            if len(state.cache) > 64:
+                state.cache.clear()
+            routes = S.routes_to(state.grid, state.camps, seat, state.seats[seat]["hand"], hex_)
+            found = state.cache[key] = (list(routes), list(routes.values()))
+        return found
 
-    # -- payment --------------------------------------------------------------------------------
-    def _labels(self, state: DewanState, seat: int, hex_: str) -> list[tuple[list[Item], list[str]]]:
-        """The minimal cost-item multisets of the routes to ``hex_``, each with one route."""
-        return [(_unpack(label), _route(node)) for label, node in self.routes(state, seat).get(hex_, {}).items()]
-
-    @staticmethod
-    def _fits(items: list[Item], picks: list[Pick], rest: list[str]) -> bool:
-        """Whether the picks pay distinct items of their recipient and the other items can be paid from
-        ``rest`` (cards numbered above the last pick: cards are picked in card order).
-
-        Two matchings suffice (Mendelsohn-Dulmage): one covering every pick with an item, one covering every
-        item with a pick or a card of ``rest``; together they give one matching covering both.
-        """
-        if len(picks) > len(items):
-            return False
-
-        def matches(lefts: list[Any], rights: list[Any], fits: Callable[[Any, Any], bool]) -> bool:
-            owner: dict[int, int] = {}
-
-            def augment(left: int, seen: set[int]) -> bool:
-                for right, candidate in enumerate(rights):
-                    if right in seen or not fits(lefts[left], candidate):
-                        continue
-                    seen.add(right)
-                    if right not in owner or augment(owner[right], seen):
-                        owner[right] = left
-                        return True
-                return False
-
-            return all(augment(i, set()) for i in range(len(lefts)))
-
-        def pick_pays(pick: Pick, item: Item) -> bool:
-            return pick[1] == item[1] and card_pays(pick[0], item[0])
-
-        if not matches(picks, items, pick_pays):
-            return False
-
-        def item_paid(item: Item, payer: Pick | str) -> bool:
-            return pick_pays(payer, item) if isinstance(payer, tuple) else card_pays(payer, item[0])
-
-        payers: list[Pick | str] = [*picks, *rest]
-        return matches(items, payers, item_paid)
-
-    def _pick_options(self, hand: list[str], labels: list[tuple[list[Item], list[str]]],
-                      picks: list[Pick]) -> list[Pick]:
-        """The next cards that may be picked: each extends the picks towards paying some route."""
-        floor = picks[-1][0] if picks else ""
-        left = [c for c in sorted(hand) if c > floor]
-        viable = [items for items, _ in labels if len(items) > len(picks) and self._fits(items, picks, left)]
-        options: list[Pick] = []
-        for card in left:
-            rest = [c for c in left if c > card]
-            wanted = {r for items in viable for kind, r in items if card_pays(card, kind)}
-            for recipient in sorted(wanted, key=lambda r: -1 if r is None else r):
-                pick = [*picks, (card, recipient)]
-                if any(self._fits(items, pick, rest) for items in viable):
-                    options.append((card, recipient))
-        return options
-
-    def _paid(self, labels: list[tuple[list[Item], list[str]]], picks: list[Pick]) -> list[str] | None:
+    def _paid(self, labels: tuple[list[int], list[Any]], picks: list[Pick]) -> list[str] | None:
         """The route the picks pay exactly, if they do."""
-        for items, path in labels:
-            if len(items) == len(picks) and self._fits(items, picks, []):
-                return path
-        return None
+        label = S.paid(labels[0], picks)
+        return None if label is None else S.route_of(labels[1][labels[0].index(label)])
 
     def payments(self, state: DewanState, seat: int, hex_: str, limit: int | None = PAYMENTS_LIMIT,
                  ) -> list[Payment]:
@@ -828,9 +627,10 @@ class DewanGame(Game[DewanState, Action]):
         """
         hand = state.seats[seat]["hand"]
         labels = self._labels(state, seat, hex_)
+        sizes = [S.size_of(label) for label in labels[0]]
         out: list[Payment] = []
-        for size in sorted({len(items) for items, _ in labels}):
-            targets = [(items, path) for items, path in labels if len(items) == size]
+        for size in sorted(set(sizes)):
+            targets = [label for label, n in zip(labels[0], sizes, strict=True) if n == size]
             room = None if limit is None else limit - len(out)
             found: list[Payment] = []
             self._walk_payments(hand, labels, targets, size, [], found, room)
@@ -839,9 +639,8 @@ class DewanGame(Game[DewanState, Action]):
                 break
         return out[:limit]
 
-    def _walk_payments(self, hand: list[str], labels: list[tuple[list[Item], list[str]]],
-                       targets: list[tuple[list[Item], list[str]]], size: int, picks: list[Pick],
-                       found: list[Payment], room: int | None) -> None:
+    def _walk_payments(self, hand: list[str], labels: tuple[list[int], list[Any]], targets: list[int], size: int,
+                       picks: list[Pick], found: list[Payment], room: int | None) -> None:
         """Depth-first over the pick steps, collecting the payments of exactly ``size`` cards."""
         if room is not None and len(found) >= room:
             return
@@ -852,7 +651,7 @@ class DewanGame(Game[DewanState, Action]):
                     found.append((*_split(picks), path))
                 return
         if len(picks) < size:
-            for pick in self._pick_options(hand, targets, picks):
+            for pick in S.pick_options(hand, targets, picks):
                 self._walk_payments(hand, labels, targets, size, [*picks, pick], found, room)
 
     # -- applying ---------------------------------------------------------------------------------
@@ -885,8 +684,8 @@ class DewanGame(Game[DewanState, Action]):
         key = ("picks", seat, state.pending["hex"], picks, tuple(sorted(state.seats[seat]["hand"])),
                tuple(sorted(state.camps.items())))
         if key not in state.cache:
-            labels = self._labels(state, seat, state.pending["hex"])
-            state.cache[key] = self._pick_options(state.seats[seat]["hand"], labels, list(picks))
+            labels = self._labels(state, seat, state.pending["hex"])[0]
+            state.cache[key] = S.pick_options(state.seats[seat]["hand"], labels, list(picks))
         return state.cache[key]
 
     def _settle_payment(self, state: DewanState, seat: int, events: list[Event]) -> None:
