@@ -85,7 +85,15 @@ class GatewaySession:
     seq: int = 0
     identified: bool = False
     intents: int = 0
+    shard: tuple[int, int] | None = None  # (shard id, shard count) from IDENTIFY; None: one unsharded session
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Discord's routing: a guild's events go to shard ``(guild_id >> 22) % count``, DMs to shard 0."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return shard_id == (0 if guild_id is None else (guild_id >> 22) % count)
 
     async def send(self, op: int, data: Any = None, event: str | None = None) -> None:
         async with self.lock:
@@ -116,6 +124,8 @@ class FakeDiscordServer:
         self.server_errors: list[str] = []  # exceptions raised inside the fake: a bug in the fake, not the bot
         self.sessions: list[GatewaySession] = []
         self.identify_count = 0
+        self.recommended_shards = 1  # what GET /gateway/bot advises
+        self._session_shards: dict[str, tuple[int, int] | None] = {}  # session id -> its shard, for RESUME
         self.files: dict[int, CapturedAttachment] = {}
         self.forbidden_channels: set[int] = set()  # the bot lacks Send Messages there: 403 50013
         self.interaction_deadline: float | None = None  # e.g. 3.0: late callbacks get 404 10062, as in Discord
@@ -345,8 +355,17 @@ class FakeDiscordServer:
                 await session.ws.close(code=4004, message=b"Authentication failed.")
                 return
             session.intents = int(data.get("intents", 0))
+            shard = data.get("shard")
+            if shard is not None:
+                shard_id, count = int(shard[0]), int(shard[1])
+                if not 0 <= shard_id < count:
+                    await session.ws.close(code=4010, message=b"Invalid shard.")
+                    return
+                session.shard = (shard_id, count)
             await self._ready(session)
         elif op == 6:  # resume: tolerated, nothing was missed that the fake would replay
+            session.session_id = str(data.get("session_id") or session.session_id)
+            session.shard = self._session_shards.get(session.session_id)
             session.identified = True
             session.seq = int(data.get("seq") or 0)
             await session.send(0, {}, "RESUMED")
@@ -367,10 +386,12 @@ class FakeDiscordServer:
     async def _ready(self, session: GatewaySession) -> None:
         self.identify_count += 1
         me = self.bot_user.payload() | {"verified": True, "mfa_enabled": False}
+        self._session_shards[session.session_id] = session.shard
+        guilds = [guild for guild in self.world.guilds.values() if session.receives(guild.id)]
         ready = {
             "v": 10,
             "user": me,
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.world.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.session_id,
             "resume_gateway_url": self.gateway_url,
             "application": {"id": str(self.application_id), "flags": 0},
@@ -381,17 +402,21 @@ class FakeDiscordServer:
             "geo_ordered_rtc_regions": [],
             "guild_join_requests": [],
         }
+        if session.shard is not None:
+            ready["shard"] = list(session.shard)
         await session.send(0, ready, "READY")
-        for guild in self.world.guilds.values():
+        for guild in guilds:
             await session.send(0, guild.create_payload(), "GUILD_CREATE")
         session.identified = True
         self._changed()
 
     async def dispatch(self, event: str, data: dict[str, Any], intent: int = 0) -> int:
-        """Send a DISPATCH to every identified session (that has ``intent``); returns how many got it."""
+        """Send a DISPATCH to every identified session (that has ``intent``) that receives the event's guild
+        (its shard; DMs go to shard 0); returns how many got it."""
         sent = 0
+        guild_id = int(data["guild_id"]) if data.get("guild_id") else None
         for session in list(self.sessions):
-            if session.identified and (not intent or session.intents & intent):
+            if session.identified and (not intent or session.intents & intent) and session.receives(guild_id):
                 with contextlib.suppress(ConnectionError, RuntimeError):
                     await session.send(0, data, event)
                     sent += 1
@@ -403,6 +428,15 @@ class FakeDiscordServer:
             lambda: next((s for s in self.sessions if s.identified), None), timeout, "a bot to IDENTIFY"
         )
 
+    async def wait_for_shards(self, count: int, timeout: float = DEFAULT_TIMEOUT) -> list[GatewaySession]:
+        """Until shards 0 to ``count - 1`` of ``count`` have each an identified session; those sessions."""
+        def found() -> list[GatewaySession] | None:
+            by_shard = {s.shard: s for s in self.sessions if s.identified and s.shard is not None}
+            wanted = [by_shard.get((shard_id, count)) for shard_id in range(count)]
+            return [s for s in wanted if s is not None] if all(wanted) else None
+
+        return await self.notifier.wait_for(found, timeout, f"shards 0-{count - 1} of {count} to IDENTIFY")
+
     def _message_intent(self, channel: FakeChannel) -> int:
         return INTENT_DIRECT_MESSAGES if channel.is_dm else INTENT_GUILD_MESSAGES
 
@@ -413,7 +447,8 @@ class FakeDiscordServer:
 
     async def _get_gateway_bot(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+        return json_response({"url": self.gateway_url, "shards": self.recommended_shards,
+                              "session_start_limit": limit})
 
     async def _get_me(self, request: web.Request) -> web.Response:
         if request.headers.get("Authorization") is None:

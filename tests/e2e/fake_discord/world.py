@@ -64,6 +64,13 @@ class Snowflakes:
         millis = int(time.time() * 1000) - DISCORD_EPOCH_MS
         return (millis << 22) | (next(self._counter) & 0x3FFFFF)
 
+    def next_on_shard(self, shard_id: int, count: int) -> int:
+        """An id (of a guild) that Discord routes to shard ``shard_id`` of ``count``: its timestamp part, a
+        few milliseconds back at most, chosen so ``(id >> 22) % count == shard_id``."""
+        millis = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        millis -= (millis - shard_id) % count
+        return (millis << 22) | (next(self._counter) & 0x3FFFFF)
+
 
 def iso_now(offset: timedelta = timedelta()) -> str:
     return (datetime.now(UTC) + offset).isoformat()
@@ -309,8 +316,11 @@ class World:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, *, owner: FakeUser, locale: str = "en-US") -> FakeGuild:
-        guild = FakeGuild(id=self.snowflakes.next(), name=name, owner_id=owner.id, preferred_locale=locale)
+    def add_guild(self, name: str, *, owner: FakeUser, locale: str = "en-US",
+                  shard: tuple[int, int] | None = None) -> FakeGuild:
+        """A guild; with ``shard`` (id, count), one whose events Discord routes to that shard."""
+        guild_id = self.snowflakes.next() if shard is None else self.snowflakes.next_on_shard(*shard)
+        guild = FakeGuild(id=guild_id, name=name, owner_id=owner.id, preferred_locale=locale)
         guild.roles[guild.id] = FakeRole(id=guild.id, name="@everyone", permissions=EVERYONE_DEFAULT, position=0)
         self.guilds[guild.id] = guild
         bot_role = self.add_role(guild, self.bot_user.name, BOT_DEFAULT)
