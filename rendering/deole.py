@@ -1,7 +1,7 @@
 """Déole images, drawn from the public view only.
 
 ``render(view, locale, names)`` draws the shared Exploration sheet (map, traces, ports, wrecks, castaways, Éolia,
-storms) with a side panel for the dice still on the dice track, the Compass Rose and the standings.
+storms) with a panel under it for the dice still on the dice track, the Compass Rose and the standings.
 ``render_sheets(view, locale, names)`` draws every Navigation sheet side by side (two columns).
 ``render_board(view, names=, locale=)`` is the entry point of ``rendering.render_board``. ``names`` are the
 players' names by seat; without them the images say "Player 1", "Player 2"...
@@ -19,7 +19,8 @@ from rendering.common import PLAYER_COLORS, font, png_bytes
 CELL = 64
 MARGIN = 78
 MAP = CELL * D.SIZE
-PANEL = 330
+PANEL_TOP = MARGIN + MAP + 26 + 18  # under the map's bottom edge band
+COLUMN = 340  # the panel's second column (the players) starts here
 SEA = (222, 237, 246)
 SEA_LINE = (176, 204, 222)
 INK = (35, 40, 48)
@@ -137,9 +138,10 @@ def _draw_wreck(draw: ImageDraw.ImageDraw, x: int, y: int) -> None:
 
 
 def render(view: dict[str, Any], locale: str = "en", names: list[str] | None = None) -> bytes:
-    """The Exploration sheet as a PNG (about 1070 x 740 px)."""
-    width = MARGIN * 2 + MAP + PANEL
-    height = MARGIN * 2 + MAP
+    """The Exploration sheet as a PNG (732 px wide): the map, and under it the panel in two columns. Under,
+    not beside: Discord shows the image about 550 px wide inline, and the panel's text must read there."""
+    width = MARGIN * 2 + MAP
+    height = PANEL_TOP + _panel_height(view)
     image = Image.new("RGB", (width, height), PAPER)
     draw = ImageDraw.Draw(image)
     storm = _storm_set(view.get("storms", {}))
@@ -147,7 +149,7 @@ def render(view: dict[str, Any], locale: str = "en", names: list[str] | None = N
     _draw_castaways(draw, view)
     for sheet in view["sheets"]:
         _draw_trace(draw, sheet)
-    _draw_panel(draw, view, locale, MARGIN * 2 + MAP, names)
+    _draw_panel(draw, view, locale, PANEL_TOP, names)
     return png_bytes(image)
 
 
@@ -168,10 +170,10 @@ def _draw_map(draw: ImageDraw.ImageDraw, storm: set[tuple[int, int]], locale: st
         edge = D.EDGE_OF[colour]
         draw.rectangle(edges[edge], fill=PLAYER_COLORS[colour])
     draw.rectangle((left, top, right, bottom), fill=SEA)
-    small = font(13)
+    small = font(16, True)
     for i in range(D.SIZE):
         x0, y0 = _cell_origin(i, i)
-        draw.text((x0 + CELL / 2, top - band - 12), "ABCDEFGHI"[i], fill=MUTED, font=small, anchor="mm")
+        draw.text((x0 + CELL / 2, top - band - 14), "ABCDEFGHI"[i], fill=MUTED, font=small, anchor="mm")
         draw.text((left - band - 14, y0 + CELL / 2), str(i + 1), fill=MUTED, font=small, anchor="mm")
     for r in range(D.SIZE):
         for c in range(D.SIZE):
@@ -214,7 +216,7 @@ def _draw_map(draw: ImageDraw.ImageDraw, storm: set[tuple[int, int]], locale: st
                 cy = top + i * CELL + CELL / 2
                 cx = left - band / 2 if edge == "W" else right + band / 2
             draw.rounded_rectangle((cx - 15, cy - 11, cx + 15, cy + 11), radius=5, fill=PAPER, outline=INK, width=2)
-            draw.text((cx, cy), str(n), fill=INK, font=font(14, True), anchor="mm")
+            draw.text((cx, cy), str(n), fill=INK, font=font(16, True), anchor="mm")
 
 
 def _draw_castaways(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -265,72 +267,99 @@ def _draw_trace(draw: ImageDraw.ImageDraw, sheet: dict[str, Any]) -> None:
         draw.text(tip, "⚓", fill=INK, font=font(16, True), anchor="mm")
 
 
-def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str, x0: int,
+def _panel_height(view: dict[str, Any]) -> int:
+    rose_rows = max(1, (min(len(view.get("compass", [])), 30) + 9) // 10)
+    facts = 244 + 32 * rose_rows + 44 * bool((view.get("current") or {}).get("die")) + 44 * bool(
+        (view.get("current") or {}).get("disaster"))
+    players = 40 + 58 * len(view["sheets"]) + 56 + 26 * bool(view.get("solo"))
+    return max(facts, players) + 16
+
+
+def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str, y0: int,
                 names: list[str] | None) -> None:
-    x = x0 + 10
-    y = 24
+    """Under the map: the round, dice and bag at the left; the players and the gauge at the right. Text is
+    15 px or more, 11 px or more once Discord scales the 732 px image to 550 px."""
+    x = 24
+    y = y0
     draw.text((x, y), "Déole" if locale != "ru" else "Деоль", fill=INK, font=font(26, True))
-    y += 40
+    y += 38
     if view.get("over"):
-        draw.text((x, y), _t(locale, "over"), fill=INK, font=font(17, True))
+        draw.text((x, y), _t(locale, "over"), fill=INK, font=font(18, True))
     else:
-        draw.text((x, y), _t(locale, "round", round=view["round"], turn=view["turn"]), fill=INK, font=font(17, True))
-    y += 28
+        draw.text((x, y), _t(locale, "round", round=view["round"], turn=view["turn"]), fill=INK, font=font(18, True))
+    y += 30
     if view.get("actor") is not None:
-        draw.text((x, y), _t(locale, "to_act", player=_player(locale, view["actor"], names)), fill=INK, font=font(15))
-        y += 24
+        draw.text((x, y), _t(locale, "to_act", player=_player(locale, view["actor"], names)), fill=INK, font=font(16))
+        y += 26
     current = view.get("current") or {}
     if current.get("die"):
         die = current["die"]
-        draw.text((x, y + 10), _t(locale, "in_hand", die=""), fill=INK, font=font(15))
+        draw.text((x, y + 10), _t(locale, "in_hand", die=""), fill=INK, font=font(16))
         _draw_die(draw, x + 150, y, 34, die[0], die[1])
         y += 44
     if current.get("disaster"):  # solo: the die not chosen, placed once the chosen one's steps are done
         die = current["disaster"]
-        draw.text((x, y + 10), _t(locale, "disaster", die=""), fill=INK, font=font(15))
+        draw.text((x, y + 10), _t(locale, "disaster", die=""), fill=INK, font=font(16))
         _draw_die(draw, x + 150, y, 34, die[0], die[1])
         y += 44
-    y += 6
-    draw.text((x, y), _t(locale, "dice"), fill=INK, font=font(15, True))
+    y += 4
+    draw.text((x, y), _t(locale, "dice"), fill=INK, font=font(16, True))
     y += 24
     for i, (colour, value) in enumerate(view.get("pool", [])):
         _draw_die(draw, x + i * 48, y, 40, colour, value)
-    y += 56
-    draw.text((x, y), _t(locale, "rose"), fill=INK, font=font(15, True))
-    y += 22
+    y += 52
+    draw.text((x, y), _t(locale, "rose"), fill=INK, font=font(16, True))
+    y += 24
     rose = view.get("compass", [])
-    for i, (colour, value) in enumerate(rose[:24]):
-        _draw_die(draw, x + (i % 12) * 25, y + (i // 12) * 26, 22, colour, value)
-    y += 26 * max(1, (min(len(rose), 24) + 11) // 12) + 8
-    draw.text((x, y), _t(locale, "bag", count=view.get("bag_count", 0)), fill=INK, font=font(14))
-    y += 22
+    for i, (colour, value) in enumerate(rose[:30]):
+        _draw_die(draw, x + (i % 10) * 31, y + (i // 10) * 32, 28, colour, value)
+    y += 32 * max(1, (min(len(rose), 30) + 9) // 10) + 6
+    draw.text((x, y), _t(locale, "bag", count=view.get("bag_count", 0)), fill=INK, font=font(16))
+    y += 24
     if view.get("castaways"):
         symbol = view.get("castaway_symbol", "")
         symbol = SYMBOL_NAMES.get(locale, {}).get(symbol, symbol)
-        draw.text((x, y), _t(locale, "castaways", symbol=symbol), fill=INK, font=font(14))
-        _draw_castaway(draw, x + 290, y + 10, 9)
-    y += 30
+        text = _t(locale, "castaways", symbol=symbol)
+        draw.text((x, y), text, fill=INK, font=font(16))
+        _draw_castaway(draw, x + draw.textlength(text, font=font(16)) + 16, y + 10, 9)
+
+    x = COLUMN
+    y = y0 + 6
     scores = view.get("scores", {})
+    right = MARGIN * 2 + MAP - 24
     for sheet in view["sheets"]:
         seat = sheet["seat"]
         rgb = PLAYER_COLORS[sheet["colour"]]
-        draw.rounded_rectangle((x, y, x + 300, y + 46), radius=8, fill=(255, 255, 255), outline=rgb, width=3)
-        draw.ellipse((x + 10, y + 13, x + 30, y + 33), fill=rgb, outline=INK)
+        draw.rounded_rectangle((x, y, right, y + 50), radius=8, fill=(255, 255, 255), outline=rgb, width=3)
+        draw.ellipse((x + 10, y + 15, x + 30, y + 35), fill=rgb, outline=INK)
         name = _player(locale, seat, names)
         if seat in view.get("eliminated", []):
             name += " ✗"
-        draw.text((x + 40, y + 6), name, fill=INK, font=font(15, True))
+        total = _t(locale, "points", score=sum(scores.get(str(seat), {}).values()))
+        room = right - 10 - draw.textlength(total, font=font(18, True)) - 12 - (x + 40)
+        draw.text((x + 40, y + 4), _fit(draw, name, font(17, True), room), fill=INK, font=font(17, True))
         status = _t(locale, "home") if sheet.get("docked") else _t(locale, sheet["colour"])
-        draw.text((x + 40, y + 26), status, fill=MUTED, font=font(12))
-        total = sum(scores.get(str(seat), {}).values())
-        draw.text((x + 290, y + 23), _t(locale, "points", score=total), fill=INK, font=font(16, True), anchor="rm")
-        y += 54
+        draw.text((x + 40, y + 26), status, fill=MUTED, font=font(15))
+        draw.text((right - 10, y + 25), total, fill=INK, font=font(18, True), anchor="rm")
+        y += 58
     y += 4
-    draw.text((x, y), _t(locale, "gauge"), fill=MUTED, font=font(12))
+    # The gauge's scale on two lines: at 15 px it would not fit one column.
+    label, _, values = _t(locale, "gauge").partition(": ")
+    draw.text((x, y), label + ":", fill=MUTED, font=font(15))
+    draw.text((x, y + 20), values, fill=MUTED, font=font(15))
     if view.get("solo"):
-        y += 22
+        y += 48
         outcome = _t(locale, view.get("outcome") or "playing")
-        draw.text((x, y), _t(locale, "solo", outcome=outcome), fill=INK, font=font(14, True))
+        draw.text((x, y), _t(locale, "solo", outcome=outcome), fill=INK, font=font(16, True))
+
+
+def _fit(draw: ImageDraw.ImageDraw, text: str, face: Any, width: float) -> str:
+    """``text`` cut with an ellipsis to fit ``width`` pixels."""
+    if draw.textlength(text, font=face) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=face) > width:
+        text = text[:-1]
+    return text + "…"
 
 
 # -- Navigation sheets ------------------------------------------------------------------------------

@@ -1,0 +1,34 @@
+"""Every game's board image reads inline in Discord (about 550 px wide): no text under 11 px there."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.ai import RandomAI
+from games.registry import get
+from tests.rendering.inline import smallest_inline_text
+
+NAMES = ["Alice", "Борис", "Carol", "Dmitri"]
+
+
+def _view(key: str, players: int, steps: int, seed: int = 3) -> dict:
+    game = get(key)
+    state = game.setup(players, {}, seed)
+    ai = RandomAI(seed)
+    for _ in range(steps):
+        if game.is_over(state):
+            break
+        seat = game.to_act(state)[0]
+        game.apply(state, seat, ai.choose(game, state, seat))
+    return game.view(state, None)
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+@pytest.mark.parametrize("steps", [0, 60, 100_000])
+@pytest.mark.parametrize("locale", ["en", "ru"])
+def test_deole_exploration_sheet(players: int, steps: int, locale: str) -> None:
+    from rendering.deole import render
+
+    view = _view("deole", players, steps)
+    size, text = smallest_inline_text(lambda: render(view, locale, NAMES))
+    assert size >= 11, text
