@@ -144,15 +144,15 @@ def _card(draw: ImageDraw.ImageDraw, card: str, x: float, y: float, w: float = 5
         x0, y0, x1, y1 = inner
         draw.polygon([(x0, y0), (x1, y0), (x0, y1)], fill=TERRAIN[terrains[0]])
         draw.polygon([(x1, y0), (x1, y1), (x0, y1)], fill=TERRAIN[terrains[1]])
-    small = font(11, True)
-    draw.text((x + 7, y + 6), terrains[0], fill=INK, font=small)
+    small = font(14, True)
+    draw.text((x + 6, y + 5), terrains[0], fill=INK, font=small)
     if len(terrains) == 2:
-        draw.text((x + w - 7, y + h - 21), terrains[1], fill=INK, font=small, anchor="rd")
+        draw.text((x + w - 6, y + h - 20), terrains[1], fill=INK, font=small, anchor="rd")
     if symbol:
         draw.ellipse((x + w / 2 - 12, y + (h - 14) / 2 - 12, x + w / 2 + 12, y + (h - 14) / 2 + 12),
                      fill=(255, 255, 255, 220))
         _symbol(draw, symbol, x + w / 2, y + (h - 14) / 2, 16)
-    draw.text((x + w / 2, y + h - 3), card, fill=INK, font=font(11), anchor="md")
+    draw.text((x + w / 2, y + h - 2), card, fill=INK, font=font(14), anchor="md")
 
 
 def _story(draw: ImageDraw.ImageDraw, tile: str, x: float, y: float, done: bool | None = None,
@@ -162,18 +162,18 @@ def _story(draw: ImageDraw.ImageDraw, tile: str, x: float, y: float, done: bool 
     frame = (40, 150, 70) if done else INK if done is None else (150, 146, 138)
     fill = (255, 250, 236) if done is not False else (236, 232, 224)
     draw.rounded_rectangle((x, y, x + w, y + h), radius=7, fill=fill, outline=frame, width=4 if done else 2)
-    cx = x + 10
+    cx = x + 12
     for need in needs:
         if need in D.LAND:
-            draw.rectangle((cx - 7, y + 9, cx + 7, y + 23), fill=TERRAIN[need], outline=INK)
-            draw.text((cx, y + 16), need, fill=INK, font=font(10, True), anchor="mm")
+            draw.rectangle((cx - 8, y + 6, cx + 8, y + 24), fill=TERRAIN[need], outline=INK)
+            draw.text((cx, y + 15), need, fill=INK, font=font(14, True), anchor="mm")
         else:
-            _resource(draw, need, cx, y + 16, 13, outline=(255, 255, 255))
-        cx += 17
-    draw.text((x + w - 6, y + 4), str(points), fill=INK, font=font(15, True), anchor="ra")
+            _resource(draw, need, cx, y + 15, 15, outline=(255, 255, 255))
+        cx += 19
+    draw.text((x + w - 6, y + 4), str(points), fill=INK, font=font(17, True), anchor="ra")
     if fire:
         _flame(draw, x + w - 11, y + h - 12, 12)
-    draw.text((x + 6, y + h - 4), tile, fill=MUTED, font=font(10), anchor="ld")
+    draw.text((x + 6, y + h - 3), tile, fill=MUTED, font=font(14), anchor="ld")
 
 
 def _map_geometry(view: dict[str, Any]) -> tuple[dict[str, tuple[float, float]], int, int]:
@@ -205,7 +205,7 @@ def _draw_map(draw: ImageDraw.ImageDraw, view: dict[str, Any], centres: dict[str
             if other is None or terrain[other] != terrain[label]:
                 draw.line([corners[i], corners[(i + 1) % 6]], fill=INK, width=3 if other is None else 2)
     for label, (cx, cy) in centres.items():
-        draw.text((cx, cy - HEX * 0.62), label, fill=_dark(TERRAIN[terrain[label]], 0.45), font=font(11, True),
+        draw.text((cx, cy - HEX * 0.64), label, fill=_dark(TERRAIN[terrain[label]], 0.45), font=font(14, True),
                   anchor="mm")
     # Berries: a token where one still lies, a faint ring where it was taken.
     for label in view["map"]["berry_hexes"]:
@@ -232,16 +232,15 @@ def _draw_map(draw: ImageDraw.ImageDraw, view: dict[str, Any], centres: dict[str
             draw.polygon(_corners(cx, cy, HEX * 0.72), outline=SEAT_COLOURS[seat], width=4)
         draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=SEAT_COLOURS[seat], outline=INK,
                      width=2)
-        draw.text((cx, cy + 1), initials[seat], fill=SEAT_INK[seat], font=font(15 if label in starts else 13, True),
+        draw.text((cx, cy + 1), initials[seat], fill=SEAT_INK[seat], font=font(16 if label in starts else 14, True),
                   anchor="mm")
     if view.get("pending_hex"):
         cx, cy = centres[view["pending_hex"]]
         draw.polygon(_corners(cx, cy, HEX - 3), outline=HIGHLIGHT, width=4)
 
 
-def _panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, locale: str, names: list[str] | None,
+def _panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, y: int, locale: str, names: list[str] | None,
            initials: list[str]) -> int:
-    y = MARGIN
     head = _t(locale, "round", round=view["round"])
     draw.text((x, y), head, fill=INK, font=font(22, True))
     if view["over"]:
@@ -262,13 +261,13 @@ def _panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, locale: str,
     # The card row: position 1 lies next to the deck.
     draw.text((x, y), _t(locale, "row"), fill=INK, font=font(15, True))
     draw.text((x + draw.textlength(_t(locale, "row"), font=font(15, True)) + 16, y + 2), _t(locale, "deck", count=view["deck_count"]) + " · "
-              + _t(locale, "discard", count=len(view["discard"])), fill=MUTED, font=font(13))
+              + _t(locale, "discard", count=len(view["discard"])), fill=MUTED, font=font(14))
     y += 34
     draw.rounded_rectangle((x, y, x + 56, y + 78), radius=6, fill=(120, 96, 70), outline=INK, width=2)
     draw.text((x + 28, y + 39), str(view["deck_count"]), fill=(255, 255, 255), font=font(18, True), anchor="mm")
     for position, card in enumerate(view["row"]):
         cx = x + 70 + position * 62
-        draw.text((cx + 28, y - 1), str(position + 1), fill=MUTED, font=font(10), anchor="md")
+        draw.text((cx + 28, y - 1), str(position + 1), fill=MUTED, font=font(14), anchor="md")
         if card:
             _card(draw, card, cx, y)
         else:
@@ -277,7 +276,7 @@ def _panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, locale: str,
         _card(draw, view["discard"][-1], x + 70 + 6 * 62 + 14, y)
     y += 92
     draw.text((x, y), _t(locale, "display"), fill=INK, font=font(15, True))
-    draw.text((x + draw.textlength(_t(locale, "display"), font=font(15, True)) + 16, y + 2), _t(locale, "story_deck", count=view["story_deck_count"]), fill=MUTED, font=font(13))
+    draw.text((x + draw.textlength(_t(locale, "display"), font=font(15, True)) + 16, y + 2), _t(locale, "story_deck", count=view["story_deck_count"]), fill=MUTED, font=font(14))
     y += 22
     for index, tile in enumerate(view["story_display"]):
         _story(draw, tile, x + index * 112, y)
@@ -302,7 +301,7 @@ def _tribe(draw: ImageDraw.ImageDraw, view: dict[str, Any], seat_view: dict[str,
     draw.rounded_rectangle((x - 8, y, x + PANEL - 16, y + height - 8), radius=8,
                            fill=(255, 252, 244), outline=HIGHLIGHT if acting else LINE, width=4 if acting else 2)
     draw.ellipse((x + 2, y + 8, x + 28, y + 34), fill=SEAT_COLOURS[seat], outline=INK, width=2)
-    draw.text((x + 15, y + 21), initials[seat], fill=SEAT_INK[seat], font=font(13, True), anchor="mm")
+    draw.text((x + 15, y + 21), initials[seat], fill=SEAT_INK[seat], font=font(14, True), anchor="mm")
     name = _name(locale, seat, names)
     if seat in view["eliminated"]:
         name += " ✗"
@@ -310,7 +309,7 @@ def _tribe(draw: ImageDraw.ImageDraw, view: dict[str, Any], seat_view: dict[str,
     score = seat_view["score"]
     draw.text((x + PANEL - 26, y + 8), _t(locale, "total", score=seat_view["total"]), fill=INK, font=font(18, True),
               anchor="ra")
-    draw.text((x + 36, y + 30), _t(locale, "breakdown", **score), fill=MUTED, font=font(12))
+    draw.text((x + 36, y + 30), _t(locale, "breakdown", **score), fill=MUTED, font=font(14))
     # Tribe board: 8 slots, emptied left to right; the next one is highlighted.
     sy = y + 52
     placed = 8 - seat_view["camps_left"]
@@ -322,33 +321,35 @@ def _tribe(draw: ImageDraw.ImageDraw, view: dict[str, Any], seat_view: dict[str,
         if slot >= placed:
             draw.ellipse((sx + 4, sy + 3, sx + 20, sy + 19), fill=SEAT_COLOURS[seat], outline=INK)
         reward = D.SLOT_REWARDS[slot]
-        draw.text((sx + 12, sy + 29), "S" if reward == "story" else "T", fill=MUTED, font=font(11, True),
+        draw.text((sx + 12, sy + 29), "S" if reward == "story" else "T", fill=MUTED, font=font(14, True),
                   anchor="mm")
         if slot == D.SLOTS - 1:
             _flame(draw, sx + 20, sy + 33, 9)
     # Counters: hand, berries, fire; then the tucked cards.
     cy = sy + 50
-    draw.text((x, cy), _t(locale, "hand_count", count=seat_view["hand_count"]), fill=INK, font=font(13))
+    draw.text((x, cy), _t(locale, "hand_count", count=seat_view["hand_count"]), fill=INK, font=font(14))
     _berry(draw, x + 106, cy + 8, 13)
-    draw.text((x + 116, cy), f"× {seat_view['berries']}", fill=INK, font=font(13))
+    draw.text((x + 116, cy), f"× {seat_view['berries']}", fill=INK, font=font(14))
     _flame(draw, x + 168, cy + 8, 13)
-    draw.text((x + 178, cy), f"× {seat_view['fire']}", fill=INK, font=font(13))
+    draw.text((x + 178, cy), f"× {seat_view['fire']}", fill=INK, font=font(14))
     # Story tiles (completed ones raised) and tucked cards.
     tx = x + 248
     for index, (tile, done) in enumerate(seat_view["stories"]):
         col, row = index % 3, index // 3
         _story(draw, tile, tx + col * 108, y + 50 + row * 46 - (4 if done else 0), bool(done), w=102, h=42)
     if seat_view["tucked"]:
-        draw.text((x, cy + 22), _t(locale, "tucked") + ":", fill=MUTED, font=font(12))
+        label = _t(locale, "tucked") + ":"
+        draw.text((x, cy + 24), label, fill=MUTED, font=font(14))
+        start = x + draw.textlength(label, font=font(14)) + 8
         for index, card in enumerate(seat_view["tucked"]):
-            _mini(draw, card, x + 64 + index * 44, cy + 20)
+            _mini(draw, card, start + index * 54, cy + 22)
     return y + height
 
 
 def _mini(draw: ImageDraw.ImageDraw, card: str, x: float, y: float) -> None:
     """A tucked card, small: terrain colours, symbol, number."""
     terrains, symbol = D.CARDS[card]
-    w, h = 40, 24
+    w, h = 48, 24
     if len(terrains) == 1:
         draw.rectangle((x, y, x + w, y + h), fill=TERRAIN[terrains[0]], outline=INK)
     else:
@@ -357,7 +358,7 @@ def _mini(draw: ImageDraw.ImageDraw, card: str, x: float, y: float) -> None:
         draw.rectangle((x, y, x + w, y + h), outline=INK)
     if symbol:
         _symbol(draw, symbol, x + 11, y + h / 2, 12)
-    draw.text((x + w - 2, y + h - 1), card[1:], fill=INK, font=font(10, True), anchor="rd")
+    draw.text((x + w - 2, y + h - 1), card[1:], fill=INK, font=font(14, True), anchor="rd")
 
 
 def board_image(view: dict[str, Any], names: list[str] | None = None, locale: str = "en") -> Image.Image:
@@ -366,12 +367,13 @@ def board_image(view: dict[str, Any], names: list[str] | None = None, locale: st
     panel_height = MARGIN + 34 + 28 + 34 + 92 + 22 + 58 + TRIBE * view["players"] + MARGIN
     if "hand" in view:
         panel_height += 22 + 84 * max(1, math.ceil(len(view["hand"]) / 9)) + 6
-    width = map_width + PANEL
-    height = max(map_height, panel_height)
-    image = Image.new("RGB", (width, height), PAPER)
+    # The panel goes under the map, not beside it: Discord shows the image about 550 px wide inline, and the
+    # panel's 14 px text must still read there (11 px and more at this width).
+    width = max(map_width, PANEL + 2 * MARGIN)
+    image = Image.new("RGB", (width, map_height + panel_height - MARGIN), PAPER)
     draw = ImageDraw.Draw(image)
-    _draw_map(draw, view, centres, initials)
-    _panel(draw, view, map_width, locale, names, initials)
+    _draw_map(draw, view, {label: (x + (width - map_width) / 2, y) for label, (x, y) in centres.items()}, initials)
+    _panel(draw, view, MARGIN + 8, map_height - MARGIN, locale, names, initials)
     return image
 
 

@@ -32,3 +32,22 @@ def test_deole_exploration_sheet(players: int, steps: int, locale: str) -> None:
     view = _view("deole", players, steps)
     size, text = smallest_inline_text(lambda: render(view, locale, NAMES))
     assert size >= 11, text
+
+
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("steps", [0, 60, 100_000])
+@pytest.mark.parametrize("seat", [None, 0])
+def test_dewan_board(players: int, steps: int, seat: int | None) -> None:
+    from games.dewan import GAME
+    from rendering.dewan import render_board
+
+    state = GAME.setup(players, {}, 3)
+    ai = RandomAI(3)
+    for _ in range(steps):
+        if GAME.is_over(state):
+            break
+        GAME.apply(state, GAME.to_act(state)[0], ai.choose(GAME, state, GAME.to_act(state)[0]))
+    view = GAME.view(state, seat)
+    for locale in ("en", "ru"):
+        size, text = smallest_inline_text(lambda view=view, locale=locale: render_board(view, NAMES, locale))
+        assert size >= 11, text
