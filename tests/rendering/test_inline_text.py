@@ -51,3 +51,15 @@ def test_dewan_board(players: int, steps: int, seat: int | None) -> None:
     for locale in ("en", "ru"):
         size, text = smallest_inline_text(lambda view=view, locale=locale: render_board(view, NAMES, locale))
         assert size >= 11, text
+
+
+@pytest.mark.parametrize("players", [1, 3, 5])
+@pytest.mark.parametrize("steps", [0, 60, 100_000])
+def test_maple_board(players: int, steps: int) -> None:
+    from rendering.maple import render_board
+
+    view = _view("maple", players, steps)
+    long_names = ["Александра Константиновна", *NAMES][:players]
+    for locale in ("en", "ru"):
+        size, text = smallest_inline_text(lambda locale=locale: render_board(view, long_names, locale))
+        assert size >= 11, text

@@ -9,7 +9,7 @@ from PIL import Image
 
 from games.ai import play_out
 from games.maple import GAME
-from rendering.maple import render_board
+from rendering.maple import WIDTH, render_board
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
@@ -17,7 +17,7 @@ def test_a_finished_game_renders(players: int) -> None:
     state = GAME.setup(players, {}, players)
     play_out(GAME, state, players)
     image = Image.open(io.BytesIO(render_board(GAME.view(state, None), names=[f"P{i}" for i in range(players)])))
-    assert image.format == "PNG" and image.size[0] == 1560 and max(image.size) <= 4096
+    assert image.format == "PNG" and image.size[0] == WIDTH and max(image.size) <= 4096
 
 
 def test_mid_game_with_a_walk_in_progress_in_russian() -> None:
