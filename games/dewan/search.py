@@ -16,8 +16,9 @@ Three questions, asked in this order by a turn:
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from games.dewan import data as D
@@ -110,13 +111,20 @@ def demand_of(kinds: int) -> int:
     return demand
 
 
+# card -> the room it adds to a purse: 1 in the total and in every set of terrains it shows one of
+_ROOM = {c: 1 + sum(1 << (_SET_WIDTH * t) for t in range(1, 32) if t & m) for c, m in _CARD_MASK.items()}
+
+
+def room_of(cards: Iterable[str]) -> int:
+    """The packed room of some cards, guard bits set (see ``fits``)."""
+    return _SET_GUARD + sum(_ROOM[c] for c in cards)
+
+
 class Purse:
     """What a set of cards can pay (see ``fits``)."""
 
     def __init__(self, hand: tuple[str, ...]) -> None:
-        masks = [_CARD_MASK[c] for c in hand]
-        self.room = _SET_GUARD | len(hand) | sum(
-            sum(1 for m in masks if m & subset) << (_SET_WIDTH * subset) for subset in range(1, 32))
+        self.room = room_of(hand)
         self.memo: dict[int, bool] = {}
 
     def pays(self, kinds: int) -> bool:
@@ -144,30 +152,32 @@ def purse_of(cards: tuple[str, ...] | list[str]) -> Purse:
 # -- the map as bitsets ---------------------------------------------------------------------------
 @dataclass
 class Grid:
-    """A board's hexes as bits of an int laid out row by row (axial r, then q) with one spare column, so a
-    neighbour is a shift and no row wraps into the next."""
+    """A board's hexes as the bits of an int, in label order (bit i: the i-th label), with the neighbours of
+    each hex as a mask."""
 
     board: Board
     bit: dict[str, int]  # hex -> its bit
-    hexes: dict[int, str]  # bit index -> hex
-    valid: int
-    width: int
+    hexes: tuple[str, ...]  # bit -> hex
+    near: tuple[int, ...]  # bit -> the mask of its neighbours
     kinds: tuple[int, ...]  # per KINDS index: the hexes of that kind (``*``: the start hexes)
     kind_of: dict[str, int]  # hex -> its kind index
     land: int  # the land hexes (a camp's possible destinations)
+    items: dict[str, tuple[int, int]]  # hex -> (its item when crossed, for the discard; the demand it adds)
+    steps: dict[str, tuple[tuple[str, bool], ...]]  # hex -> its neighbours, each with: a free step (water)?
     water_runs: dict[int, int] = field(default_factory=dict[int, int])  # water hexes -> their whole runs
     distances: dict[str, dict[str, int]] = field(default_factory=dict[str, dict[str, int]])
 
     def neighbours(self, hexes: int) -> int:
-        w = self.width
-        return ((hexes << 1) | (hexes >> 1) | (hexes << w) | (hexes >> w) | (hexes << (w - 1))
-                | (hexes >> (w - 1))) & self.valid
-
-    def mask(self, hexes: Any) -> int:
-        bit = self.bit
-        return sum(1 << bit[h] for h in hexes)
+        near = self.near
+        around = 0
+        while hexes:
+            low = hexes & -hexes
+            around |= near[low.bit_length() - 1]
+            hexes ^= low
+        return around
 
     def labels(self, mask: int) -> list[str]:
+        """The hexes of a mask, in label order."""
         out: list[str] = []
         while mask:
             low = mask & -mask
@@ -193,40 +203,39 @@ class Grid:
         target's own item included): one per hex crossed, none for a step from water to water."""
         known = self.distances.get(target)
         if known is None:
-            board = self.board
-            terrain = board.terrain
-            known = {h: 1 for h in board.neighbours[target]}
-            queue: deque[str] = deque(known)
-            while queue:  # 0-1 breadth-first search backwards: a free step goes to the front
-                here = queue.popleft()
-                cost = known[here]
-                for other in board.neighbours[here]:
-                    if other == target:
-                        continue
-                    step = 0 if terrain[other] == "W" and terrain[here] == "W" else 1
-                    if other not in known or known[other] > cost + step:
-                        known[other] = cost + step
-                        if step:
-                            queue.append(other)
-                        else:
-                            queue.appendleft(other)
+            here = 1 << self.bit[target]
+            water = self.kinds[WATER]
+            reached = here
+            ring = self.neighbours(here) & ~here
+            known = dict.fromkeys(self.hexes, len(self.hexes))  # beyond any route
+            cost = 1
+            while ring:  # hexes one more item away: the neighbours of the last ring, with their water runs
+                if ring & water:
+                    ring |= self.runs(ring & water) & ~reached
+                reached |= ring
+                for hex_ in self.labels(ring):
+                    known[hex_] = cost
+                ring = self.neighbours(ring) & ~reached
+                cost += 1
             # Crossing the target itself never helps, but the search may do it: out and back costs 2.
             known[target] = 2
             self.distances[target] = known
         return known
 
 
-@cache
+@lru_cache(maxsize=64)  # a map per table: keep the recent ones
 def grid_of(players: int, layout: Layout) -> Grid:
     board = build(players, layout)
-    qs = [q for q, _ in board.coords.values()]
-    rs = [r for _, r in board.coords.values()]
-    width = max(qs) - min(qs) + 2
-    bit = {h: (r - min(rs)) * width + (q - min(qs)) for h, (q, r) in board.coords.items()}
+    hexes = board.labels
+    bit = {h: i for i, h in enumerate(hexes)}
     kind_of = {h: KINDS.index(ANY if t == "X" else t) for h, t in board.terrain.items()}
     kinds = tuple(sum(1 << bit[h] for h, k in kind_of.items() if k == index) for index in range(len(KINDS)))
-    return Grid(board=board, bit=bit, hexes={b: h for h, b in bit.items()}, valid=sum(1 << b for b in bit.values()),
-                width=width, kinds=kinds, kind_of=kind_of, land=sum(kinds[k] for k in _LAND))
+    return Grid(board=board, bit=bit, hexes=hexes,
+                near=tuple(sum(1 << bit[o] for o in board.neighbours[h]) for h in hexes),
+                kinds=kinds, kind_of=kind_of, land=sum(kinds[k] for k in _LAND),
+                items={h: (token(k), DEMAND[k]) for h, k in kind_of.items()},
+                steps={h: tuple((o, board.terrain[h] == board.terrain[o] == "W") for o in around)
+                       for h, around in board.neighbours.items()})
 
 
 # -- the searches ---------------------------------------------------------------------------------
@@ -237,74 +246,103 @@ def origins(grid: Grid, camps: dict[str, int], seat: int) -> list[tuple[str, int
     return [(h, KINDS.index(ANY) if h == start else grid.kind_of[h]) for h in sorted(camps) if camps[h] == seat]
 
 
+# What the hand can still pay after a route, per field of Hall's condition (see ``fits``), capped by the items
+# the route may still add: at most 7, so 3 bits and a guard bit per field.
+_SLACK_GUARD = sum(1 << (4 * i + 3) for i in range(32))
+_SLACK_ONES = sum(1 << (4 * i) for i in range(32))
+_SLACK_DEMAND = tuple(sum(((d >> (_SET_WIDTH * i)) & 1) << (4 * i) for i in range(32)) for d in DEMAND)
+
+
+_SLACK_ROOM = {c: sum(((r >> (_SET_WIDTH * i)) & 1) << (4 * i) for i in range(32)) for c, r in _ROOM.items()}
+
+
+def _slack(hand: list[str], cap: int) -> int:
+    """What ``hand`` can pay as a slack vector, each field capped at ``cap`` (at most 7)."""
+    if len(hand) <= cap:  # no field can pass the number of cards
+        return sum(_SLACK_ROOM[c] for c in hand)
+    room = room_of(hand)
+    out = 0
+    for i in range(32):
+        out |= min((room >> (_SET_WIDTH * i)) & 63, cap) << (4 * i)
+    return out
+
+
 def reachable(grid: Grid, camps: dict[str, int], seat: int, hand: list[str]) -> list[str]:
     """The hexes a camp of ``seat`` can be placed on with ``hand``, in label order.
 
-    Breadth-first by the number of cards: each terrain multiset paid so far carries the hexes it reached
-    first (a hex already reached with a sub-multiset is dropped: from there it can only cost more). Routes
-    stop at ``D.MAX_ROUTE_ITEMS`` items and never exceed the hand.
+    Breadth-first by the number of cards, over whole sets of hexes. What a route has paid so far matters
+    only through what the hand can still pay after it: per field of Hall's condition (see ``fits``), the
+    cards left over, capped by the items the route may still add (a field with more spare cards than that
+    can no longer fail). Routes with the same capped slack share one entry; a hex already reached with a
+    slack at least as large in every field is dropped (everything after it costs no less). Routes stop at
+    ``D.MAX_ROUTE_ITEMS`` items and never exceed the hand.
     """
     limit = min(len(hand), D.MAX_ROUTE_ITEMS)
     if limit < 2:
         return []
-    room = purse_of(hand).room
+    guard = _SLACK_GUARD
+    full = _slack(hand, limit)
+    cap = (limit - 1) * _SLACK_ONES  # after the origin's card
     kinds = grid.kinds
-    neighbours = grid.neighbours
+    near = grid.near
     bit = grid.bit
     taken = 0
-    level: dict[int, int] = {}  # terrains paid -> hexes reached with them
-    demands: dict[int, int] = {}  # terrains paid -> their packed demand
+    level: dict[int, int] = {}  # capped slack -> hexes reached with it
     start = grid.board.starts[seat]
     for hex_, owner in camps.items():
         taken |= 1 << bit[hex_]
         if owner == seat:
             kind = len(KINDS) - 1 if hex_ == start else grid.kind_of[hex_]
-            if (room - DEMAND[kind]) & _SET_GUARD == _SET_GUARD:
-                first = KIND_TOKEN[kind]
-                level[first] = level.get(first, 0) | (1 << bit[hex_])
-                demands[first] = DEMAND[kind]
+            left = (full | guard) - _SLACK_DEMAND[kind]
+            if left & guard == guard:
+                left -= guard
+                keep = ((((left | guard) - cap) & guard) >> 3) * 7  # min(left, cap) per field
+                slack = (cap & keep) | (left & ~keep)
+                level[slack] = level.get(slack, 0) | (1 << bit[hex_])
     free = grid.land & ~taken
-    land = [(kinds[kind], KIND_TOKEN[kind], DEMAND[kind]) for kind in _LAND]
-    every = [(kinds[kind], KIND_TOKEN[kind], DEMAND[kind], kind == WATER) for kind in range(len(KINDS))]
-    done: list[tuple[int, int]] = []  # (terrains paid, hexes first reached with them) of the shorter levels
+    every = [(kinds[kind], _SLACK_DEMAND[kind], kind == WATER) for kind in range(len(KINDS))]
+    runs = grid.runs
+    first: dict[int, list[int]] = {}  # hex -> the slacks it was reached with
     found = 0
     for size in range(1, limit):
         ahead: dict[int, int] = {}
-        fresh: list[tuple[int, int]] = []
+        cap -= _SLACK_ONES  # one item fewer to come
         crossing = size + 2 <= limit
-        for paid, hexes in level.items():
-            for smaller, reached in done:
-                if hexes & reached and ((paid | _KIND_GUARD) - smaller) & _KIND_GUARD == _KIND_GUARD:
-                    hexes &= ~reached
-                    if not hexes:
-                        break
-            if not hexes:
+        for slack, hexes in level.items():
+            around = 0
+            while hexes:
+                low = hexes & -hexes
+                hexes ^= low
+                index = low.bit_length() - 1
+                reached = first.get(index)
+                if reached is None:
+                    first[index] = [slack]
+                    around |= near[index]
+                    continue
+                for larger in reached:
+                    if ((larger | guard) - slack) & guard == guard:
+                        break  # reached before with at least this much to spare
+                else:
+                    reached.append(slack)
+                    around |= near[index]
+            if not around:
                 continue
-            fresh.append((paid, hexes))
-            demand = demands[paid]
-            around = neighbours(hexes)
-            if around & free & ~found:
-                for of_kind, _, more in land:
-                    ends = around & of_kind & free & ~found
-                    if ends and (room - demand - more) & _SET_GUARD == _SET_GUARD:
-                        found |= ends
-            if crossing:
-                for of_kind, item, more, water in every:
-                    crossed = around & of_kind
-                    if crossed and (room - demand - more) & _SET_GUARD == _SET_GUARD:
+            spare = slack | guard
+            for of_kind, more, water in every:
+                crossed = around & of_kind
+                if crossed and (spare - more) & guard == guard:  # the hand pays one more of this kind
+                    found |= crossed & free
+                    if crossing:
                         if water:
-                            crossed = grid.runs(crossed)
-                        key = paid + item
-                        if key in ahead:
-                            ahead[key] |= crossed
-                        else:
-                            ahead[key] = crossed
-                            demands[key] = demand + more
-        done += fresh
+                            crossed = runs(crossed)
+                        left = slack - more
+                        keep = ((((left | guard) - cap) & guard) >> 3) * 7  # min(left, cap) per field
+                        key = (cap & keep) | (left & ~keep)
+                        ahead[key] = ahead.get(key, 0) | crossed
         level = ahead
         if not level:
             break
-    return sorted(grid.labels(found))
+    return grid.labels(found)
 
 
 Node = Any  # a route as a linked list: (hex, previous node) or None
@@ -334,48 +372,56 @@ def routes_to(grid: Grid, camps: dict[str, int], seat: int, hand: list[str], tar
     if target in camps or terrain.get(target) not in D.LAND:
         return found
     room = purse_of(hand).room
-    need = grid.items_to(target)
-    far = limit + 1
+    guard, wide = _SET_GUARD, _GUARD
+    steps = grid.steps
     kind_of = grid.kind_of
     arrive = token(kind_of[target])
     arrive_demand = DEMAND[kind_of[target]]
-    crossing: dict[str, tuple[int, int]] = {}  # hex -> (its item when crossed, the demand it adds)
-    for hex_ in board.labels:
-        owner = camps.get(hex_)
-        kind = kind_of[hex_]
-        crossing[hex_] = (token(kind, 0 if owner is None or owner == seat else owner + 1), DEMAND[kind])
+    # A route standing on a hex with ``n`` items still to pay needs the target's terrain and n - 1 more cards.
+    tail = [0, *(arrive_demand + n - 1 for n in range(1, limit + 1))]
+    items = dict(grid.items)  # hex -> (its item when crossed, the demand it adds)
+    for hex_, owner in camps.items():
+        if owner != seat:  # the card for crossing another player's camp goes to them
+            items[hex_] = (token(kind_of[hex_], owner + 1), DEMAND[kind_of[hex_]])
     seen: dict[str, list[int]] = {}
     queue: deque[tuple[str, int, int, int, Node]] = deque()
-
-    def push(hex_: str, label: int, demand: int, size: int, path: Node) -> None:
-        if size + need.get(hex_, far) > limit:
-            return  # even the cheapest way on is too long
-        known = seen.setdefault(hex_, [])
-        for k in known:
-            if ((label | _GUARD) - k) & _GUARD == _GUARD:
-                return
-        known[:] = [k for k in known if ((k | _GUARD) - label) & _GUARD != _GUARD]
-        known.append(label)
-        queue.append((hex_, label, demand, size, path))
-
+    need = grid.items_to(target)
     for origin, kind in origins(grid, camps, seat):
-        if limit >= 2 and fits(room, DEMAND[kind]):
-            push(origin, token(kind), DEMAND[kind], 1, (origin, None))
-    neighbours = board.neighbours
+        ahead = need[origin]
+        if limit >= 2 and 1 + ahead <= limit and (room - DEMAND[kind] - tail[ahead]) & guard == guard:
+            seen[origin] = [token(kind)]
+            queue.append((origin, token(kind), DEMAND[kind], 1, (origin, None)))
     while queue:
         hex_, label, demand, size, path = queue.popleft()
-        if label not in seen[hex_]:
+        known = seen[hex_]
+        if label not in known:
             continue  # replaced by a cheaper arrival meanwhile
-        in_water = terrain[hex_] == "W"
-        for other in neighbours[hex_]:
-            if other == target and size < limit and (room - demand - arrive_demand) & _SET_GUARD == _SET_GUARD:
+        budget = limit - size  # items this route may still add
+        for other, free in steps[hex_]:
+            ahead = need[other]
+            if other == target and budget >= 1 and (room - demand - arrive_demand) & guard == guard:
                 _record(found, label + arrive, (other, path))
-            if in_water and terrain[other] == "W":
-                push(other, label, demand, size, (other, path))
-            elif size + 2 <= limit:
-                item, more = crossing[other]
-                if (room - demand - more) & _SET_GUARD == _SET_GUARD:
-                    push(other, label + item, demand + more, size + 1, (other, path))
+            if free:  # on along a water run
+                if ahead > budget or (room - demand - tail[ahead]) & guard != guard:
+                    continue  # even the cheapest way on is too long, or the hand cannot pay it
+                more_label, more_demand, more_size = label, demand, size
+            else:
+                if budget < 2 or ahead >= budget:
+                    continue
+                item, more = items[other]
+                more_demand = demand + more
+                if (room - more_demand - tail[ahead]) & guard != guard:
+                    continue
+                more_label, more_size = label + item, size + 1
+            known = seen.get(other)
+            if known is None:
+                seen[other] = [more_label]
+            else:
+                if any(((more_label | wide) - k) & wide == wide for k in known):
+                    continue  # a sub-multiset got here already
+                known[:] = [k for k in known if ((k | wide) - more_label) & wide != wide]
+                known.append(more_label)
+            queue.append((other, more_label, more_demand, more_size, (other, path)))
     return found
 
 
@@ -411,28 +457,39 @@ def pick_options(hand: list[str], labels: list[int], picks: list[Pick]) -> list[
     order)."""
     floor = picks[-1][0] if picks else ""
     left = [c for c in sorted(hand) if c > floor]
-    open_: list[set[int]] = []
+    # Each remainder once, as (its demand, per kind the recipients (bit r: field r) holding such an item).
+    open_: dict[int, tuple[int, list[int]]] = {}
     for label in labels:
-        rest = remainders(label, picks)
-        rest.discard(0)
-        if rest:
-            open_.append(rest)
+        for r in remainders(label, picks):
+            if r and r not in open_:
+                holders = [0] * len(KINDS)
+                word, recipient = r, 0
+                while word:
+                    for kind in range(len(KINDS)):
+                        if (word >> (_WIDTH * kind)) & 31:
+                            holders[kind] |= 1 << recipient
+                    word >>= _KIND_BITS
+                    recipient += 1
+                open_[r] = (demand_of(merged(r)), holders)
     if not open_:
         return []
+    rooms = [_SET_GUARD] * (len(left) + 1)  # rooms[i]: the cards from left[i] on
+    for index in range(len(left) - 1, -1, -1):
+        rooms[index] = rooms[index + 1] + _ROOM[left[index]]
     options: list[Pick] = []
     for index, card in enumerate(left):
-        pays = purse_of(left[index + 1:]).pays
-        choices: set[int] = set()  # recipient fields this card can pay
-        for rest in open_:
-            for r in rest:
-                for kind in _CARD_KINDS[card]:
-                    for shift in range(0, r.bit_length(), _KIND_BITS):
-                        if shift // _KIND_BITS in choices:
-                            continue
-                        place = shift + _WIDTH * kind
-                        if (r >> place) & 31 and pays(merged(r - (1 << place))):
-                            choices.add(shift // _KIND_BITS)
-        options += [(card, None if c == 0 else c - 1) for c in sorted(choices)]
+        room = rooms[index + 1]  # what may pay the rest: the cards after this one
+        choices = 0  # recipient fields this card can pay
+        for demand, holders in open_.values():
+            for kind in _CARD_KINDS[card]:
+                if holders[kind] & ~choices and (room - demand + DEMAND[kind]) & _SET_GUARD == _SET_GUARD:
+                    choices |= holders[kind]
+        recipient = 0
+        while choices:
+            if choices & 1:
+                options.append((card, None if recipient == 0 else recipient - 1))
+            choices >>= 1
+            recipient += 1
     return options
 
 
