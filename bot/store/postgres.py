@@ -121,6 +121,11 @@ class _RecoveryReader:
         self._loop, self._thread = None, None
 
 
+async def _keep_session(connection: asyncpg.Connection) -> None:
+    """A connection given back to the pool is not reset (asyncpg's default costs a round trip per use): the
+    store changes no session state (its transactions always end, the migration lock is released)."""
+
+
 class PostgresStore(Store):
     def __init__(self, url: str, pool_size: int = 10) -> None:
         self.url = url
@@ -140,7 +145,7 @@ class PostgresStore(Store):
         where = safe_url(self.url)
         try:
             self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size,
-                                                   timeout=CONNECT_TIMEOUT)
+                                                   timeout=CONNECT_TIMEOUT, reset=_keep_session)
             async with self.pool.acquire() as connection:
                 await self._probe(connection, where)
                 await self._migrate(connection)
@@ -222,6 +227,10 @@ class PostgresStore(Store):
         async with self.pool.acquire() as connection, connection.transaction():
             await self._write_seats(connection, table_id, seats)
 
+    async def _fetchval(self, sql: str, *args: Any) -> Any:
+        async with self.pool.acquire() as connection:
+            return await connection.fetchval(sql, *args)
+
     async def _execute(self, sql: str, *args: Any) -> None:
         async with self.pool.acquire() as connection:
             await connection.execute(sql, *args)
@@ -295,10 +304,25 @@ class PostgresStore(Store):
                 for name, value in zip(names.split(", "), given, strict=True):
                     values.append(value)
                     columns.append(f"{name} = ${len(values)}")
+        where = f"WHERE id = ${len(values) + 1} AND version = ${len(values) + 2}"
+        values += [table_id, expected_version]
+        if seats is None:  # the usual move: one statement, so one round trip (its own transaction)
+            n = len(values)
+            applied = await self._fetchval(
+                f"WITH t AS (UPDATE game_tables SET {', '.join(columns)} {where} RETURNING id),"
+                " m AS (INSERT INTO moves (table_id, seq, seat, action, created_at)"
+                f"  SELECT ${n - 1}, ${n} + u.n, u.seat, u.action, ${n + 1}::double precision"
+                f"  FROM unnest(${n + 2}::integer[], ${n + 3}::text[]) WITH ORDINALITY AS u(seat, action, n)"
+                "  WHERE EXISTS (SELECT 1 FROM t)),"
+                f" s AS (UPDATE snapshots SET version = $1, state = ${n + 4}::text WHERE table_id = ${n - 1}"
+                f"  AND ${n + 4}::text IS NOT NULL AND EXISTS (SELECT 1 FROM t))"
+                " SELECT count(*) FROM t",
+                *values, at, [seat for seat, _ in moves], [text for _, text in moves], state)
+            if applied != 1:  # nothing of the statement was written
+                raise VersionConflict(f"table {table_id} is not at version {expected_version}")
+            return new_version
         async with self.pool.acquire() as connection, connection.transaction():
-            updated = await connection.execute(
-                f"UPDATE game_tables SET {', '.join(columns)} WHERE id = ${len(values) + 1}"
-                f" AND version = ${len(values) + 2}", *values, table_id, expected_version)
+            updated = await connection.execute(f"UPDATE game_tables SET {', '.join(columns)} {where}", *values)
             if updated != "UPDATE 1":  # the transaction is rolled back as the error leaves it
                 raise VersionConflict(f"table {table_id} is not at version {expected_version}")
             if moves:
