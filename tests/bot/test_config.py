@@ -96,3 +96,11 @@ def test_health_reads_the_age_of_the_health_file(tmp_path):
     os.utime(health, (old, old))
     done = run("health", env={"HEALTH_FILE": str(health)}, cwd=tmp_path)
     assert done.returncode == 1 and "unhealthy: last connected 60" in done.stderr
+
+
+def test_run_with_an_unreachable_postgresql_exits_2_with_one_line_and_no_password(tmp_path):
+    done = run("run", env={"DISCORD_TOKEN": "t", "DATABASE_URL": "postgresql://bot:s3cret@127.0.0.1:1/pbc"},
+               cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.strip().count("\n") == 0, done.stderr
+    assert "Cannot start: the database postgresql://bot@127.0.0.1:1/pbc cannot be used" in done.stderr
+    assert "s3cret" not in done.stderr
