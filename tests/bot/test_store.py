@@ -260,3 +260,21 @@ async def test_a_shard_process_loads_only_the_tables_of_its_guilds(target):
         loaded.append(sorted(service.tables))
     assert loaded == [[1, 3], [2, 4]]
     await store.close()
+
+
+def test_without_postgresql_its_tests_skip_with_the_reason_or_fail_under_ci(tmp_path):
+    """A fresh laptop without PostgreSQL passes the README's test command (skipped, saying why); CI cannot."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "TEST_DATABASE_URL": "postgresql://postgres@127.0.0.1:1/postgres"}
+    env.pop("CI", None)
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rs",
+               "tests/bot/test_store.py::test_meta", "--basetemp", str(tmp_path / "run")]
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    laptop = subprocess.run(command, env=env, cwd=root, capture_output=True, text=True, timeout=120)
+    assert laptop.returncode == 0 and "1 passed, 1 skipped" in laptop.stdout, laptop.stdout
+    assert "PostgreSQL is not reachable at postgresql://postgres@127.0.0.1:1/postgres" in laptop.stdout
+    ci = subprocess.run(command, env=env | {"CI": "true"}, cwd=root, capture_output=True, text=True, timeout=120)
+    assert ci.returncode != 0 and "CI must run the PostgreSQL tests" in ci.stdout, ci.stdout
