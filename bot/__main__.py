@@ -74,6 +74,41 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Rebuild every position of a game record (``/game replay``'s JSON file); with ``--render``, draw each
+    turn's board into a folder (and the animation the bot posts, with ``--animation``)."""
+    from bot.i18n import t
+    from bot.replay import RecordError, check_record, turn_states
+
+    try:
+        data = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        print(f"Cannot read {args.file}: {error}", file=sys.stderr)
+        return 2
+    try:
+        game = check_record(data)
+        views = [json.loads(json.dumps(game.view(state, None))) for _game, state in turn_states(data)]
+    except RecordError as error:
+        print(f"Cannot replay {args.file}: {t('en', f'replay.error.{error.code}', **error.params)}", file=sys.stderr)
+        return 2
+    names = [str(seat.get("name", "?")) for seat in data["seats"]]
+    if args.render:
+        from rendering import render_board
+
+        out = Path(args.render)
+        out.mkdir(parents=True, exist_ok=True)
+        pngs = [render_board(game.key, view, "en", names) for view in views]
+        for number, png in enumerate(pngs):
+            (out / f"{number:05d}.png").write_bytes(png)
+        if args.animation:
+            from rendering.replay import animate
+
+            (out / "replay.webp").write_bytes(animate(pngs)[0])
+    print(f"{game.names.get('en', game.key)}: {len(data['moves'])} moves, {len(views)} positions (one per turn)"
+          + (f" rendered in {args.render}" if args.render else ""))
+    return 0
+
+
 async def probe_store(path: str, url: str | None = None) -> str | None:
     """Open the database once before connecting to Discord: a read-only, locked, corrupt, unreachable or newer
     database is one clear line at start instead of a traceback at the first move."""
@@ -177,6 +212,11 @@ def main(argv: list[str] | None = None) -> int:
     sim.add_argument("--render", metavar="DIR", help="write the board image after every action")
     sim.add_argument("--json", action="store_true", help="print one JSON object")
     sim.set_defaults(func=cmd_simulate)
+    replay = commands.add_parser("replay", help="rebuild every position of a game record (JSON from /game replay)")
+    replay.add_argument("file")
+    replay.add_argument("--render", metavar="DIR", help="write each turn's board image into DIR")
+    replay.add_argument("--animation", action="store_true", help="with --render: also DIR/replay.webp")
+    replay.set_defaults(func=cmd_replay)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -49,6 +49,8 @@ from cogs.common import (
     seat_names,
     where,
 )
+from cogs.ratings import RatingsCommands
+from cogs.replay import ReplayCommands
 from games import registry
 from games.core import IllegalAction
 
@@ -239,7 +241,7 @@ async def game_autocomplete(interaction: discord.Interaction, current: str) -> l
     return found[:25]
 
 
-class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
+class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, group_name=_("game"),
               group_description=_("Play board games in this channel")):
     ai = app_commands.Group(name=_("ai"), description=_("AI seats"))
 
@@ -265,9 +267,10 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
         for table in [*self.service.tables.values(), *self.service.finished_due]:
             if table.record.board_due and table.state is not None:
                 self.schedule_repost(table, "en", at_once=True)
+        self.catch_up_ratings()
 
     async def cog_unload(self) -> None:
-        for task in self.reposts.values():
+        for task in [*self.reposts.values(), *self.background]:
             task.cancel()
 
     # -- lobby --------------------------------------------------------------------------------
@@ -600,16 +603,24 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
         await report_command_error(interaction, error)
 
     @app_commands.command(name=_("history"), description=_("The moves of this channel's latest game"))
-    async def history(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(game=_("A finished game's number (listed when no game is in play)"))
+    @app_commands.rename(game=_("game"))
+    async def history(self, interaction: discord.Interaction,
+                      game: app_commands.Range[int, 1, 2**53] | None = None) -> None:
         locale = locale_of(interaction)
         await ack(interaction)
+        if game is not None:
+            return await self.show_history_page(interaction, game, -1)
         record = await self.service.store.latest_table(where(interaction))
         if record is None:
             return await answer(interaction, error_text(locale, TableError("no_table")))
-        await self.show_history_page(interaction, record.id, -1, record)
+        # No game in play: the channel's finished games are listed too, with the numbers `game:` takes.
+        listing = None if record.status in ("lobby", "playing") else history.finished_embed(
+            await self.service.store.finished_games(where(interaction), history.FINISHED_LISTED), locale)
+        await self.show_history_page(interaction, record.id, -1, record, listing)
 
     async def show_history_page(self, interaction: discord.Interaction, table_id: int, page: int,
-                                record: TableRecord | None = None) -> None:
+                                record: TableRecord | None = None, listing: discord.Embed | None = None) -> None:
         """A page of a table's story (``-1``: the last, where the game is now), with buttons to turn the
         pages; the whole story as a file when it is longer than a page."""
         locale = locale_of(interaction)
@@ -633,7 +644,7 @@ class GameCog(BoardPoster, commands.GroupCog, group_name=_("game"),
             await publish(interaction, f"{header}\n{pages[page]}", view=view)
             return
         files = [history.record_file(record, story)] if len(pages) > 1 else []
-        await answer(interaction, f"{header}\n{pages[page]}", view=view, files=files)
+        await answer(interaction, f"{header}\n{pages[page]}", view=view, files=files, embed=listing)
 
     @app_commands.command(name=_("rules"), description=_("Player counts and options of a game"))
     @app_commands.describe(game=_("Which game"))

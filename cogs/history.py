@@ -108,3 +108,21 @@ def record_file(record: TableRecord, paragraphs: list[str]) -> discord.File:
     """The whole story as a text file (no Markdown), to download when it is long."""
     text = "\n".join(p.replace("**", "") for p in paragraphs)
     return discord.File(io.BytesIO(text.encode("utf-8")), f"{record.game}-table-{record.id}.txt")
+
+
+FINISHED_LISTED = 15  # finished games listed by /game history (the newest)
+
+
+def finished_embed(games: list[tuple[TableRecord, list[str]]], locale: str) -> discord.Embed | None:
+    """The channel's finished games, newest first: number, game, date (in the reader's own format) and
+    winners; the number is what ``/game history game:`` and ``/game replay game:`` take."""
+    if not games:
+        return None
+    lines = []
+    for record, winners in games:
+        name = registry.get(record.game).names.get(locale, record.game) if registry.has(record.game) else record.game
+        when = f"<t:{int(record.finished_at or record.created_at)}:d>"
+        lines.append(t(locale, "history.finished_line", id=record.id, game=name, date=when,
+                       winners=", ".join(winners) or "-"))
+    return discord.Embed(title=t(locale, "history.finished_title"), description="\n".join(lines)[:4000],
+                         colour=discord.Colour.dark_grey())

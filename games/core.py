@@ -192,6 +192,9 @@ class Game(ABC, Generic[S, A]):
     max_players: int
     option_specs: tuple[OptionSpec, ...] = ()
     json_version: int = 1
+    # The rules the engine plays: raised when a change makes old move logs play differently (a replay of a
+    # record made under other rules is refused, not shown wrong).
+    rules_version: int = 1
     private_views = False  # seats see more than spectators (hands): boards get a "My hand" button
 
     # -- options -------------------------------------------------------------------------------

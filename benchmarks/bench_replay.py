@@ -1,0 +1,67 @@
+"""Replays: for the largest game of each kind (every seat taken, every expansion), played to the end by random
+AI, the time to rebuild every position from the record, to render one board per turn, and to encode the
+animation, with its size and frame scale against Discord's 10 MiB; for Trails, every format side by side.
+
+Run: nice -n 10 .venv/bin/python benchmarks/bench_replay.py [game ...]
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.replay import new_record, replay_views  # noqa: E402
+from games import registry  # noqa: E402
+from games.ai import play_out  # noqa: E402
+from rendering import render_board  # noqa: E402
+from rendering.replay import DISCORD_LIMIT, FORMATS, animate  # noqa: E402
+
+LARGEST: dict[str, dict[str, Any]] = {  # the most seats and every option that adds to the board
+    "trails": {"expansions": "river,inns,traders"},
+    "dewan": {},
+    "maple": {},
+    "deole": {},
+}
+
+
+def played(key: str, seed: int = 1) -> dict[str, Any]:
+    game = registry.get(key)
+    options = LARGEST[key]
+    if key == "trails":
+        options = {"expansions": ",".join(game.option_specs[0].choices)}
+    state = game.setup(game.max_players, options, seed)
+    moves: list[tuple[int, int, str]] = []
+    play_out(game, state, seed=seed,
+             on_action=lambda seat, action, _events: moves.append((len(moves) + 1, seat, game.format(action))))
+    seats = [{"position": n, "name": f"Player {n + 1}", "ai": True} for n in range(game.max_players)]
+    return new_record(key, options, seed, seats, moves)
+
+
+def main() -> None:
+    keys = sys.argv[1:] or list(LARGEST)
+    for key in keys:
+        record = played(key)
+        start = time.perf_counter()
+        views = replay_views(record)
+        rebuilt = time.perf_counter() - start
+        names = [s["name"] for s in record["seats"]]
+        start = time.perf_counter()
+        pngs = [render_board(key, view, "en", names) for view in views]
+        rendered = time.perf_counter() - start
+        print(f"{key}: {len(record['moves'])} moves, {len(views)} frames; rebuilt in {rebuilt:.2f} s, "
+              f"rendered in {rendered:.1f} s ({rendered / len(views) * 1000:.0f} ms a frame), "
+              f"final board {len(pngs[-1]) / 1024:.0f} KB PNG")
+        for extension in (FORMATS if key == "trails" else ["webp"]):
+            start = time.perf_counter()
+            data, scale = animate(pngs, extension)
+            encoded = time.perf_counter() - start
+            print(f"    {extension:<4} {len(data) / 2**20:6.2f} MiB ({len(data) / DISCORD_LIMIT:4.0%} of 10 MiB) "
+                  f"at scale {scale:.2f}, encoded in {encoded:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

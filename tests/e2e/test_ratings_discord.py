@@ -1,0 +1,123 @@
+"""Ratings, stats, the list of finished games and replays through the real bot on the fake Discord, with the
+tests' nim (5 sticks, take 1-3: alice 2, bob 1, alice 2 wins)."""
+
+import io
+import json
+
+from PIL import Image
+
+from bot.store.base import SeatResult
+from tests.e2e.harness import start_bot
+
+
+def has_image(message) -> bool:
+    return bool(message.attachments)
+
+
+async def play_nim(fake, world, first, second, moves=("take 2", "take 1", "take 2")):
+    """``first`` opens, ``second`` joins, they play ``moves`` in turn; returns the final board."""
+    channel = world.general
+    lobby = await (await fake.slash("/game new", user=first, channel=channel,
+                                    options={"game": "nim", "options": "pile=5"})).reply()
+    await (await fake.click(lobby, "pbc:lobby:join", user=second)).response()
+    mark = fake.mark()
+    await fake.click(lobby, "pbc:lobby:start", user=first)
+    board = await fake.wait_for_message(channel, has_image, after=mark)
+    for number, move in enumerate(moves):
+        mark = fake.mark()
+        await fake.slash("/game move", user=(first, second)[number % 2], channel=channel, action=move)
+        board = await fake.wait_for_message(channel, has_image, after=mark, include_ephemeral=False)
+    assert "game over" in board.content.lower()
+    return board
+
+
+async def test_leaderboard_and_stats_after_a_game_in_both_languages(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    await play_nim(fake, world, world.alice, world.bob)
+    board = await (await fake.slash("/game leaderboard", user=world.carol, channel=world.general, game="nim")).reply()
+    assert board.ephemeral
+    lines = board.embeds[0]["description"].splitlines()
+    assert lines[0].startswith("1. Alice: 3.") and lines[0].endswith("1 game · 1 win")
+    assert lines[1].startswith("2. Bob: -") and lines[1].endswith("1 game · 0 wins")
+    assert "μ − 3σ" in board.text
+    russian = await (await fake.slash("/game leaderboard", user=world.bob, channel=world.general, game="nim",
+                                      locale="ru")).reply()
+    assert "**2. Bob: " in russian.text and "1 партия · 0 побед" in russian.text  # the reader's own line in bold
+
+    stats = await (await fake.slash("/game stats", user=world.carol, channel=world.general,
+                                    options={"user": world.alice})).reply()
+    assert stats.ephemeral and stats.embeds[0]["fields"][0]["name"] == "Nim"
+    assert stats.embeds[0]["fields"][0]["value"].startswith("1 game, 1 win (100%) · average score 1.0, best 1")
+    chart = stats.attachments[0].image()
+    assert chart.format == "PNG" and chart.size == (640, 300)
+    russian = await (await fake.slash("/game stats", user=world.bob, channel=world.general, locale="ru")).reply()
+    assert "1 партия, 0 побед (0%) · средний счёт 0.0, лучший 0" in russian.text
+    nothing = await (await fake.slash("/game stats", user=world.carol, channel=world.general)).reply()
+    assert nothing.ephemeral and "no finished games" in nothing.content
+    unknown = await (await fake.slash("/game leaderboard", user=world.carol, channel=world.general,
+                                      game="chess")).reply()
+    assert unknown.ephemeral and "Unknown game" in unknown.content
+    await bot.stop()
+
+
+async def test_the_callers_own_line_follows_the_top_ten(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    await play_nim(fake, world, world.alice, world.bob)  # bob lost his only game
+    store = bot.client.tables.store
+    table_id = 1000
+    for number in range(12):  # twelve others who each won a game against a newcomer
+        table_id += 1
+        await store.db.execute("INSERT INTO game_tables (id, guild_id, channel_id, game, options, status, host_id,"
+                               " seed, created_at, finished_at) VALUES (?, ?, 5, 'nim', '{}', 'finished', 1, 0, 0, 1)",
+                               (table_id, world.guild.id))
+        await store.db.commit()
+        await store.record_game(table_id, world.guild.id, "nim", 1.0, [
+            SeatResult(0, f"user:{9000 + number}", f"Player {number}", 1, 1, True, 27.6 + number / 10, 8.0),
+            SeatResult(1, f"user:{8000 + number}", f"Newcomer {number}", 2, 0, False, 22.4, 8.0)],
+            {f"user:{9000 + number}": (27.6 + number / 10, 8.0), f"user:{8000 + number}": (22.4, 8.0)})
+    board = await (await fake.slash("/game leaderboard", user=world.bob, channel=world.lounge, game="nim")).reply()
+    lines = board.embeds[0]["description"].splitlines()
+    assert len(lines) == 12 and lines[0].startswith("1. Player 11: ") and lines[10] == "…"
+    assert lines[11].startswith("**") and "Bob" in lines[11]
+    await bot.stop()
+
+
+async def test_history_lists_finished_games_and_replay_posts_the_animation_and_record(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    nothing = await (await fake.slash("/game replay", user=world.carol, channel=world.general)).reply()
+    assert nothing.ephemeral and "No game has finished" in nothing.content
+    await play_nim(fake, world, world.alice, world.bob)
+    await play_nim(fake, world, world.bob, world.alice, moves=("take 3", "take 2"))  # bob takes 3, alice wins
+    history = await (await fake.slash("/game history", user=world.carol, channel=world.general)).reply()
+    listing = history.embeds[0]
+    assert listing["title"] == "Finished games in this channel"
+    newest, oldest = listing["description"].splitlines()
+    assert newest.startswith("**#2** · Nim · <t:") and newest.endswith("won: Alice")
+    assert oldest.startswith("**#1** · Nim") and "Turn 2 · Alice:" in history.content  # the latest story too
+    first = await (await fake.slash("/game history", user=world.carol, channel=world.general, game=1)).reply()
+    assert "Turn 3 · Alice:" in first.content
+
+    mark = fake.mark()
+    replay = await (await fake.slash("/game replay", user=world.carol, channel=world.general, game=1)).reply()
+    assert not replay.ephemeral and "game #1: 3 turns" in replay.content
+    animation, record = replay.attachments
+    assert animation.filename == "nim-1.webp" and record.filename == "nim-1.json"
+    image = Image.open(io.BytesIO(animation.data))
+    assert image.format == "WEBP" and image.n_frames == 4
+    data = json.loads(record.data)
+    assert [m["move"] for m in data["moves"]] == ["take 2", "take 1", "take 2"]
+    assert (data["game"], data["seed"] is not None, [s["name"] for s in data["seats"]]) == ("nim", True, ["Alice", "Bob"])
+    latest = await (await fake.slash("/game replay", user=world.carol, channel=world.general, locale="ru")).reply()
+    assert "№2: 2 хода" in latest.content
+    assert fake.mark() > mark
+
+    # A game still in play, or another channel's, is not replayed (its record would tell the deck): privately.
+    lobby = await (await fake.slash("/game new", user=world.alice, channel=world.general,
+                                    options={"game": "nim"})).reply()
+    await (await fake.click(lobby, "pbc:lobby:join", user=world.bob)).response()
+    await fake.click(lobby, "pbc:lobby:start", user=world.alice)
+    for game in (3, 2, 99):
+        channel = world.lounge if game == 2 else world.general
+        refused = await (await fake.slash("/game replay", user=world.carol, channel=channel, game=game)).reply()
+        assert refused.ephemeral and f"no finished game #{game}" in refused.content
+    await bot.stop()
