@@ -89,14 +89,9 @@ def cards_text(cards: Iterable[str], locale: str) -> str:
 
 
 def plural(locale: str, word: str, count: int) -> str:
-    """``a card`` / ``2 cards``, ``1 карту`` / ``3 карты`` / ``5 карт``: ``plural.<word>.one|few|many``."""
-    n = abs(count)
-    if locale == "ru":
-        form = ("one" if n % 10 == 1 and n % 100 != 11
-                else "few" if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else "many")
-    else:
-        form = "one" if n == 1 else "many"
-    return tr(locale, f"plural.{word}.{form}", n=count)
+    """``1 card`` / ``2 cards``, ``1 карту`` / ``3 карты`` / ``5 карт``: ``plural.<word>`` is a plural entry of the
+    catalogs (bot.i18n picks the form)."""
+    return tr(locale, f"plural.{word}", n=count)
 
 
 def own_card(card: str, locale: str) -> str:

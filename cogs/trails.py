@@ -149,17 +149,8 @@ def page_of(items: list[Any], item: Any, size: int = PAGE_SIZE) -> int:
 
 
 def plural(locale: str, word: str, count: int) -> str:
-    """``4 tiles`` / ``4 плитки``: the catalogs hold ``plural.<word>.one|few|many`` (Russian rules)."""
-    n = abs(count)
-    if n % 10 == 1 and n % 100 != 11:
-        form = "one"
-    elif 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-        form = "few"
-    else:
-        form = "many"
-    if locale != "ru":
-        form = "one" if n == 1 else "many"
-    return tr(locale, f"plural.{word}.{form}", n=count)
+    """``4 tiles`` / ``4 плитки``: ``plural.<word>`` is a plural entry of the catalogs (bot.i18n picks the form)."""
+    return tr(locale, f"plural.{word}", n=count)
 
 
 def sides_text(locale: str, sides: list[int]) -> str:

@@ -66,3 +66,31 @@ def test_seat_parameters_become_player_names():
     assert seat_label(names, "closer_seat", 2) == "carol"
     assert seat_label(names, "seats", [0, 2]) == "alice, carol"
     assert seat_label(names, "points", 12) == 12
+
+
+def test_every_catalog_counts_with_plural_entries():
+    """Counted texts of every game say "1 очко", "2 очка", "5 очков", not "очков: 1"; old-style
+    ``plural.<word>.one|few|many`` keys are gone (one plural entry per word, chosen by bot.i18n)."""
+    english = catalog("en")
+    games = ("trails.", "deole.", "dewan.", "maple.")
+    for game in games:
+        assert any(not isinstance(entry, str) for key, entry in english.items() if key.startswith(game)), game
+    assert any(not isinstance(entry, str) for key, entry in english.items() if not key.startswith(games))
+    assert not [key for key in english if re.search(r"\.(one|few|many)$", key)]
+    for locale, single, plural in (("en", "one", "other"), ("ru", "one", "many")):
+        for key, entry in catalog(locale).items():
+            if not isinstance(entry, str):
+                assert entry[single] != entry[plural], (locale, key, "one form for every count")
+
+
+def test_russian_and_english_counts_read_naturally():
+    assert [t("ru", "trails.plural.points", n=n) for n in (1, 2, 5, 11, 21, 22)] == [
+        "1 очко", "2 очка", "5 очков", "11 очков", "21 очко", "22 очка"]
+    assert [t("en", "trails.plural.points", n=n) for n in (0, 1, 2)] == ["0 points", "1 point", "2 points"]
+    assert t("ru", "trails.final.footer", turns=21) == "Сыгран 21 ход"
+    assert t("ru", "trails.final.footer", turns=44) == "Сыграно 44 хода"
+    assert t("ru", "dewan.plural.card", n=3) == "3 карты"
+    assert t("ru", "dewan.panel.camps", count=5, reward="x").startswith("На поле племени осталось 5 лагерей")
+    assert t("ru", "deole.event.storm", colour="синего", rows=1) == "С синего края надвигается буря: 1 ряд."
+    assert t("en", "maple.label.free", count=1) == "1 free path"
+    assert t("ru", "maple.label.free", count=2) == "2 бесплатных пути"

@@ -182,7 +182,7 @@ def test_every_text_of_the_cog_is_in_both_catalogs() -> None:
     keys |= {f"step.{phase}" for phase in ("first_story", "turn", "pay", "story", "tuck")}
     keys |= {f"panel.reward_{r}" for r in ("story", "tuck")} | {f"panel.confirm_{r}" for r in ("story", "tuck")}
     keys |= {f"say.{code}" for code in ("story_taken", "story_drawn")}
-    keys |= {f"plural.{word}.{form}" for word in ("card", "point") for form in ("one", "few", "many")}
+    keys |= {f"plural.{word}" for word in ("card", "point")}  # plural entries: bot.i18n picks the form
     assert len(keys) > 60
     for locale in ("en", "ru"):
         missing = sorted(k for k in keys if f"dewan.{k}" not in catalog(locale))

@@ -108,8 +108,7 @@ def test_catalogs_cover_every_code() -> None:
         assert f"error.{code}" in en
     # Placeholders are named and identical in both languages.
     for key, value in en.items():
-        fields = {f for _, f, _, _ in string.Formatter().parse(value) if f}
-        assert fields == {f for _, f, _, _ in string.Formatter().parse(ru[key]) if f}, key
+        assert _fields(value) == _fields(ru[key]), key
 
 
 def _random_game(players: int, seed: int, picks: list[int], check_illegal: bool = False) -> None:
@@ -184,3 +183,9 @@ def test_rules_card_tells_the_solo_disaster_and_fits_an_embed_field(locale: str)
     words = {"en": ("Solo", "Disaster", "anchor", "storm", "shipwreck"),
              "ru": ("Соло", "Бедствие", "якор", "бур", "кораблекрушение")}[locale]
     assert all(word in summary for word in words)
+
+
+def _fields(entry: str | dict[str, str]) -> set[str]:
+    """The placeholders of a catalog text, or of every form of a plural entry (``{"plural": ..., "one": ...}``)."""
+    forms = [entry] if isinstance(entry, str) else [v for k, v in entry.items() if k != "plural"]
+    return {f for text in forms for _, f, _, _ in string.Formatter().parse(text) if f}

@@ -139,8 +139,7 @@ def test_catalogs_cover_every_code() -> None:
     for key in ("name", "rules.summary", "rules.play", "option.tiles"):
         assert key in en
     for key, value in en.items():  # placeholders are named and identical in both languages
-        fields = {f for _, f, _, _ in string.Formatter().parse(value) if f}
-        assert fields == {f for _, f, _, _ in string.Formatter().parse(ru[key]) if f}, key
+        assert _fields(value) == _fields(ru[key]), key
 
 
 def _check_position(state) -> None:
@@ -248,3 +247,9 @@ def test_malformed_notation_is_echoed_short() -> None:
     with pytest.raises(IllegalAction) as err:
         GAME.parse("take " + "9" * 5000)
     assert len(err.value.params["text"]) <= 100
+
+
+def _fields(entry: str | dict[str, str]) -> set[str]:
+    """The placeholders of a catalog text, or of every form of a plural entry (``{"plural": ..., "one": ...}``)."""
+    forms = [entry] if isinstance(entry, str) else [v for k, v in entry.items() if k != "plural"]
+    return {f for text in forms for _, f, _, _ in string.Formatter().parse(text) if f}

@@ -140,8 +140,7 @@ def test_catalogs_cover_every_code() -> None:
     }:
         assert f"error.{code}" in en, code
     for key, value in en.items():
-        fields = {f for _, f, _, _ in string.Formatter().parse(value) if f}
-        assert fields == {f for _, f, _, _ in string.Formatter().parse(ru[key]) if f}, key
+        assert _fields(value) == _fields(ru[key]), key
 
 
 # -- random games -----------------------------------------------------------------------------------
@@ -292,3 +291,9 @@ def test_labels_name_the_cards() -> None:
     assert GAME.describe(GAME.parse("path 16 tok")) == "Path 16 (W), 1 map token"
     assert GAME.describe(GAME.parse("cube spring 3")) == "Spring Feast 3 (Treat)"
     assert GAME.describe(GAME.parse("stop"), "ru") == "Остановиться"
+
+
+def _fields(entry: str | dict[str, str]) -> set[str]:
+    """The placeholders of a catalog text, or of every form of a plural entry (``{"plural": ..., "one": ...}``)."""
+    forms = [entry] if isinstance(entry, str) else [v for k, v in entry.items() if k != "plural"]
+    return {f for text in forms for _, f, _, _ in string.Formatter().parse(text) if f}

@@ -7,13 +7,20 @@ import re
 from pathlib import Path
 
 import games.trails
+from bot.i18n import Entry, text_of
 
 PACKAGE = Path(games.trails.__file__).parent
 SHARED_ERRORS = {"notation", "not_your_turn", "game_over"}
 
 
-def _catalog(locale: str) -> dict[str, str]:
+def _catalog(locale: str) -> dict[str, Entry]:
     return json.loads((PACKAGE / "locales" / f"{locale}.json").read_text(encoding="utf-8"))
+
+
+def _fields(entry: Entry) -> set[str]:
+    """The placeholders of a text, or of every form of a plural entry."""
+    forms = [entry] if isinstance(entry, str) else [v for k, v in entry.items() if k != "plural"]
+    return {name for text in forms for name in re.findall(r"{(\w+)}", text)}
 
 
 def test_catalogs_cover_every_code_with_identical_placeholders():
@@ -30,7 +37,7 @@ def test_catalogs_cover_every_code_with_identical_placeholders():
                 "option.expansions.inns", "option.expansions.traders"):
         assert key in en
     for key, text in en.items():
-        assert set(re.findall(r"{(\w+)}", ru[key])) == set(re.findall(r"{(\w+)}", text)), key
+        assert _fields(ru[key]) == _fields(text), key
 
 
 def test_every_emitted_event_formats_in_both_languages():
@@ -51,6 +58,6 @@ def test_every_emitted_event_formats_in_both_languages():
             events += GAME.apply(state, seat, ai.choose(GAME, state, seat))
         for event in events:
             seen.add(event.code)
-            for catalog in catalogs:
-                catalog[f"event.{event.code}"].format(**event.params)  # no missing field
+            for locale, catalog in zip(("en", "ru"), catalogs, strict=True):
+                text_of(locale, catalog[f"event.{event.code}"], event.params).format(**event.params)  # no missing field
     assert {"dice_rolled", "city_scored", "road_scored", "field_scored", "game_end", "eliminated"} <= seen
