@@ -209,4 +209,15 @@ async def test_one_process_runs_both_shards_and_each_guild_is_answered(fake: Fak
         assert not lobby.ephemeral and "pbc:lobby:join" in lobby.custom_ids()
         # The interaction (and the lobby's MESSAGE_CREATE) went to the guild's shard only.
         assert sessions[shard_id].seq > received[0] and sessions[1 - shard_id].seq == received[1]
+
+    # Shard 1's connection drops; discord.py resumes it, and the resumed session keeps its shard.
+    identified, old = fake.identify_count, sessions[1]
+    await old.ws.close(code=4000)  # "unknown error": the client reconnects and resumes
+    resumed = await fake.notifier.wait_for(
+        lambda: next((s for s in fake.sessions if s is not old and s.identified and s.shard == (1, 2)), None),
+        15, "shard 1 to resume")
+    assert fake.identify_count == identified  # a RESUME, not a new IDENTIFY
+    before = resumed.seq
+    status = await (await fake.slash("/game status", user=alice, channel=channels[1])).reply()
+    assert status.ephemeral and resumed.seq > before
     await bot.stop()
