@@ -38,6 +38,15 @@ def _url(values: dict[str, str], name: str, schemes: tuple[str, ...]) -> str | N
     return value or None
 
 
+def _database_url(values: dict[str, str]) -> str | None:
+    """``DATABASE_URL``, checked without echoing it: it usually holds a password."""
+    value = values.get("DATABASE_URL", "").strip()
+    if value and not value.startswith(("postgresql://", "postgres://")):
+        raise ConfigError(f"DATABASE_URL (starting {value.split(':', 1)[0]!r}) is not a PostgreSQL URL: "
+                          "postgresql://user:password@host:port/database")
+    return value or None
+
+
 def shard_of(guild_id: int | None, shard_count: int) -> int:
     """The shard that receives a guild's events (Discord's rule); direct messages come to shard 0."""
     return 0 if guild_id is None else (guild_id >> 22) % shard_count
@@ -110,7 +119,7 @@ class Config:
             dev_guild_id=int(guild) if guild else None,
             log_level=level,
             health_file=(values.get("HEALTH_FILE") or "").strip() or None,
-            database_url=_url(values, "DATABASE_URL", ("postgresql://", "postgres://")),
+            database_url=_database_url(values),
             shard_count=shard_count,
             shard_ids=_shard_ids(values, shard_count),
         )

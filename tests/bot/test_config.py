@@ -44,6 +44,13 @@ def test_bad_shard_ids_are_refused(shard_ids, words):
     assert "SHARD_IDS" in str(error.value) and words in str(error.value)
 
 
+def test_a_bad_database_url_is_refused_without_echoing_its_password():
+    with pytest.raises(ConfigError) as error:
+        Config.from_env({"DATABASE_URL": "mysql://bot:s3cret@db/pbc"}, dotenv=None)
+    assert "DATABASE_URL" in str(error.value) and "postgresql://" in str(error.value)
+    assert "s3cret" not in str(error.value)
+
+
 def test_shard_ids_need_a_shard_count():
     with pytest.raises(ConfigError, match="needs SHARD_COUNT"):
         Config.from_env({"SHARD_IDS": "0"}, dotenv=None)
