@@ -36,7 +36,7 @@ from games.core import (
 )
 from games.dewan import data as D
 from games.dewan import search as S
-from games.dewan.board import Board, Layout, build
+from games.dewan.board import Board, Layout
 
 # (kind, *arguments), e.g. ("take", 3), ("camp", "C6"), ("give", "c17", 1), ("pass",): ``parse_action`` lists them.
 Action = tuple[Any, ...]
@@ -46,6 +46,13 @@ Pick = tuple[str, "int | None"]  # a card picked in payment and the seat it goes
 Payment = tuple[tuple[str, ...], tuple[tuple[int, tuple[str, ...]], ...], list[str]]
 ANY = S.ANY
 KINDS = S.KINDS
+
+
+# story tile -> ((resource, count) pairs, terrain requirements)
+_NEEDS = {t: (tuple(Counter(n for n in needs if n in D.RESOURCES).items()), [n for n in needs if n in D.LAND])
+          for t, (needs, _, _) in D.STORIES.items()}
+# a land terrain or a card -> the terrains it shows (as a story provider)
+_SHOWS = {**{t: frozenset(t) for t in D.LAND}, **{c: frozenset(t) for c, (t, _) in D.CARDS.items()}}
 
 
 def _match(needs: list[str], providers: list[frozenset[str]]) -> bool:
@@ -63,6 +70,11 @@ def _match(needs: list[str], providers: list[frozenset[str]]) -> bool:
         return False
 
     return len(needs) <= len(providers) and all(augment(i, set()) for i in range(len(needs)))
+
+
+def _position(state: DewanState, seat: int) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
+    """What a placement search depends on besides the map: the seat's hand and every camp."""
+    return tuple(state.seats[seat]["hand"]), tuple(state.camps.items())
 
 
 def _split(picks: list[Pick]) -> tuple[tuple[str, ...], tuple[tuple[int, tuple[str, ...]], ...]]:
@@ -119,11 +131,15 @@ class DewanState:
 
     @property
     def board(self) -> Board:
-        return build(self.players, tuple((t, r) for t, r in self.layout))
+        return self.grid.board
 
     @property
     def grid(self) -> S.Grid:
-        return S.grid_of(self.players, tuple((t, r) for t, r in self.layout))
+        """The map and its bitsets, kept with the position's searches (the layout never changes)."""
+        grid = self.cache.get("grid")
+        if grid is None:
+            grid = self.cache["grid"] = S.grid_of(self.players, tuple((t, r) for t, r in self.layout))
+        return grid
 
     @property
     def over(self) -> bool:
@@ -451,17 +467,19 @@ class DewanGame(Game[DewanState, Action]):
         count.update(str(D.CARDS[c][1]) for c in state.seats[seat]["tucked"] if D.CARDS[c][1] in D.RESOURCES)
         return count
 
-    def story_met(self, state: DewanState, seat: int, tile: str, resources: Counter[str] | None = None) -> bool:
-        needs = D.STORIES[tile][0]
+    def story_met(self, state: DewanState, seat: int, tile: str, resources: Counter[str] | None = None,
+                  providers: list[frozenset[str]] | None = None) -> bool:
+        wanted, lands = _NEEDS[tile]
         resources = self.resources(state, seat) if resources is None else resources
-        wanted = Counter(n for n in needs if n in D.RESOURCES)
-        if any(resources[r] < k for r, k in wanted.items()):
+        if any(resources[r] < k for r, k in wanted):
             return False
-        board = state.board
-        providers = [frozenset(board.terrain[h]) for h, s in state.camps.items()
-                     if s == seat and board.terrain[h] in D.LAND]
-        providers += [frozenset(D.CARDS[c][0]) for c in state.seats[seat]["tucked"]]
-        return _match([n for n in needs if n in D.LAND], providers)
+        return _match(lands, self.providers(state, seat) if providers is None else providers)
+
+    def providers(self, state: DewanState, seat: int) -> list[frozenset[str]]:
+        """What can meet a story tile's terrains: each land camp of the seat, and each tucked card."""
+        terrain = state.board.terrain
+        out = [_SHOWS[terrain[h]] for h, s in state.camps.items() if s == seat and terrain[h] in D.LAND]
+        return out + [_SHOWS[c] for c in state.seats[seat]["tucked"]]
 
     # -- view -------------------------------------------------------------------------------------
     def view(self, state: DewanState, seat: Seat | None) -> JSON:
@@ -592,7 +610,7 @@ class DewanGame(Game[DewanState, Action]):
 
     def destinations(self, state: DewanState, seat: int) -> list[str]:
         """The hexes the seat can place a camp on now, in label order (cached per position)."""
-        key = ("reach", seat, tuple(state.seats[seat]["hand"]), tuple(sorted(state.camps.items())))
+        key = ("reach", seat, *_position(state, seat))
         found = state.cache.get(key)
         if found is None:
             if len(state.cache) > 64:
@@ -603,7 +621,7 @@ class DewanGame(Game[DewanState, Action]):
     def _labels(self, state: DewanState, seat: int, hex_: str) -> tuple[list[int], list[Any]]:
         """The minimal cost-item multisets (packed) of the routes to ``hex_`` and one route node for each,
         cached per position: every payment step of one camp asks again."""
-        key = ("routes", seat, hex_, tuple(state.seats[seat]["hand"]), tuple(sorted(state.camps.items())))
+        key = ("routes", seat, hex_, *_position(state, seat))
         found = state.cache.get(key)
         if found is None:
             if len(state.cache) > 64:
@@ -681,8 +699,7 @@ class DewanGame(Game[DewanState, Action]):
 
     def _pending_options(self, state: DewanState, seat: int) -> list[Pick]:
         picks = tuple((c, r) for c, r in state.pending["picks"])
-        key = ("picks", seat, state.pending["hex"], picks, tuple(sorted(state.seats[seat]["hand"])),
-               tuple(sorted(state.camps.items())))
+        key = ("picks", seat, state.pending["hex"], picks, *_position(state, seat))
         if key not in state.cache:
             labels = self._labels(state, seat, state.pending["hex"])[0]
             state.cache[key] = S.pick_options(state.seats[seat]["hand"], labels, list(picks))
@@ -773,10 +790,12 @@ class DewanGame(Game[DewanState, Action]):
         seat = state.actor
         assert seat is not None
         player = state.seats[seat]
-        resources = self.resources(state, seat)
+        open_ = [story for story in player["stories"] if not story[1]]
+        resources = self.resources(state, seat) if open_ else Counter[str]()
+        providers = self.providers(state, seat) if open_ else []
         completed = 0
-        for story in player["stories"]:
-            if not story[1] and self.story_met(state, seat, story[0], resources):
+        for story in open_:
+            if self.story_met(state, seat, story[0], resources, providers):
                 story[1] = True
                 completed += 1
                 events.append(Event("story_completed", {"seat": seat, "tile": story[0],

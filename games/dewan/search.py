@@ -165,7 +165,7 @@ class Grid:
     items: dict[str, tuple[int, int]]  # hex -> (its item when crossed, for the discard; the demand it adds)
     steps: dict[str, tuple[tuple[str, bool], ...]]  # hex -> its neighbours, each with: a free step (water)?
     water_runs: dict[int, int] = field(default_factory=dict[int, int])  # water hexes -> their whole runs
-    distances: dict[str, dict[str, int]] = field(default_factory=dict[str, dict[str, int]])
+    distances: dict[str, tuple[int, dict[str, int]]] = field(default_factory=dict[str, tuple[int, dict[str, int]]])
 
     def neighbours(self, hexes: int) -> int:
         near = self.near
@@ -198,18 +198,19 @@ class Grid:
                 self.water_runs[water] = whole
         return whole
 
-    def items_to(self, target: str) -> dict[str, int]:
+    def items_to(self, target: str, most: int = D.MAX_ROUTE_ITEMS) -> dict[str, int]:
         """Hex -> the fewest cost items any route standing there still needs to end on ``target`` (the
-        target's own item included): one per hex crossed, none for a step from water to water."""
-        known = self.distances.get(target)
-        if known is None:
+        target's own item included): one per hex crossed, none for a step from water to water. Exact up to
+        ``most``; the hexes farther off get ``len(hexes)``."""
+        depth, known = self.distances.get(target, (0, {}))
+        if depth < most:
             here = 1 << self.bit[target]
             water = self.kinds[WATER]
             reached = here
             ring = self.neighbours(here) & ~here
             known = dict.fromkeys(self.hexes, len(self.hexes))  # beyond any route
             cost = 1
-            while ring:  # hexes one more item away: the neighbours of the last ring, with their water runs
+            while ring and cost <= most:  # one more item away: the last ring's neighbours and their water runs
                 if ring & water:
                     ring |= self.runs(ring & water) & ~reached
                 reached |= ring
@@ -219,7 +220,7 @@ class Grid:
                 cost += 1
             # Crossing the target itself never helps, but the search may do it: out and back costs 2.
             known[target] = 2
-            self.distances[target] = known
+            self.distances[target] = (most, known)
         return known
 
 
@@ -383,13 +384,15 @@ def routes_to(grid: Grid, camps: dict[str, int], seat: int, hand: list[str], tar
     for hex_, owner in camps.items():
         if owner != seat:  # the card for crossing another player's camp goes to them
             items[hex_] = (token(kind_of[hex_], owner + 1), DEMAND[kind_of[hex_]])
-    seen: dict[str, list[int]] = {}
+    seen: dict[str, list[int]] = {}  # hex -> the labels it was reached with, none holding another
+    largest: dict[str, int] = {}  # hex -> the most items of a label kept there (none larger may be held)
     queue: deque[tuple[str, int, int, int, Node]] = deque()
-    need = grid.items_to(target)
+    need = grid.items_to(target, limit)
     for origin, kind in origins(grid, camps, seat):
         ahead = need[origin]
         if limit >= 2 and 1 + ahead <= limit and (room - DEMAND[kind] - tail[ahead]) & guard == guard:
             seen[origin] = [token(kind)]
+            largest[origin] = 1
             queue.append((origin, token(kind), DEMAND[kind], 1, (origin, None)))
     while queue:
         hex_, label, demand, size, path = queue.popleft()
@@ -416,11 +419,20 @@ def routes_to(grid: Grid, camps: dict[str, int], seat: int, hand: list[str], tar
             known = seen.get(other)
             if known is None:
                 seen[other] = [more_label]
+                largest[other] = more_size
             else:
-                if any(((more_label | wide) - k) & wide == wide for k in known):
-                    continue  # a sub-multiset got here already
-                known[:] = [k for k in known if ((k | wide) - more_label) & wide != wide]
-                known.append(more_label)
+                guarded = more_label | wide
+                for k in known:
+                    if (guarded - k) & wide == wide:
+                        break  # a sub-multiset got here already
+                else:
+                    if largest[other] > more_size:  # only a longer label can hold this one
+                        known[:] = [k for k in known if ((k | wide) - more_label) & wide != wide]
+                    else:
+                        largest[other] = more_size
+                    known.append(more_label)
+                    queue.append((other, more_label, more_demand, more_size, (other, path)))
+                continue
             queue.append((other, more_label, more_demand, more_size, (other, path)))
     return found
 
