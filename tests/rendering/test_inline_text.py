@@ -26,12 +26,13 @@ def _view(key: str, players: int, steps: int, seed: int = 3) -> dict:
 @pytest.mark.parametrize("players", [1, 2, 4])
 @pytest.mark.parametrize("steps", [0, 60, 100_000])
 @pytest.mark.parametrize("locale", ["en", "ru"])
-def test_deole_exploration_sheet(players: int, steps: int, locale: str) -> None:
-    from rendering.deole import render
+def test_deole_exploration_and_navigation_sheets(players: int, steps: int, locale: str) -> None:
+    from rendering.deole import render, render_sheets
 
     view = _view("deole", players, steps)
-    size, text = smallest_inline_text(lambda: render(view, locale, NAMES))
-    assert size >= 11, text
+    for draw in (render, render_sheets):
+        size, text = smallest_inline_text(lambda draw=draw: draw(view, locale, NAMES))
+        assert size >= 11, (draw.__name__, text)
 
 
 @pytest.mark.parametrize("players", [2, 4])
