@@ -162,9 +162,14 @@ class Grid:
     kinds: tuple[int, ...]  # per KINDS index: the hexes of that kind (``*``: the start hexes)
     kind_of: dict[str, int]  # hex -> its kind index
     land: int  # the land hexes (a camp's possible destinations)
+    one: dict[str, int]  # hex -> its bit as a mask
+    crossings: tuple[tuple[int, int, bool], ...]  # per kind: (its hexes, the slack it takes, water?)
     items: dict[str, tuple[int, int]]  # hex -> (its item when crossed, for the discard; the demand it adds)
     steps: dict[str, tuple[tuple[str, bool], ...]]  # hex -> its neighbours, each with: a free step (water)?
     water_runs: dict[int, int] = field(default_factory=dict[int, int])  # water hexes -> their whole runs
+    # balls[r][bit]: the hexes a route standing on that hex can still reach with r more items (any cards)
+    balls: list[tuple[int, ...]] = field(default_factory=list[tuple[int, ...]])
+    onward: list[list[int]] = field(default_factory=list[list[int]])  # bit -> the bits one step off it or its run
     distances: dict[str, tuple[int, dict[str, int]]] = field(default_factory=dict[str, tuple[int, dict[str, int]]])
 
     def neighbours(self, hexes: int) -> int:
@@ -197,6 +202,34 @@ class Grid:
             if len(self.water_runs) < 4096:
                 self.water_runs[water] = whole
         return whole
+
+    def reach(self, items: int) -> tuple[int, ...]:
+        """Bit -> the hexes a route standing there reaches with ``items`` more cost items, whatever the cards
+        (a hex crossed or arrived on costs one, a water run one for the whole run)."""
+        balls = self.balls
+        if not balls:
+            water = self.kinds[WATER]
+            own = tuple(self.runs(1 << i) if (water >> i) & 1 else 1 << i for i in range(len(self.hexes)))
+            balls.append(own)
+            self.onward = [self.bits(self.neighbours(mask) & ~mask) for mask in own]
+        while len(balls) <= items:  # one item more: the balls of the hexes one step on, from here or its run
+            last = balls[-1]
+            grown: list[int] = []
+            for start, onward in zip(balls[0], self.onward, strict=True):
+                for g in onward:
+                    start |= last[g]
+                grown.append(start)
+            balls.append(tuple(grown))
+        return balls[items]
+
+    @staticmethod
+    def bits(mask: int) -> list[int]:
+        out: list[int] = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
 
     def items_to(self, target: str, most: int = D.MAX_ROUTE_ITEMS) -> dict[str, int]:
         """Hex -> the fewest cost items any route standing there still needs to end on ``target`` (the
@@ -233,7 +266,8 @@ def grid_of(players: int, layout: Layout) -> Grid:
     kinds = tuple(sum(1 << bit[h] for h, k in kind_of.items() if k == index) for index in range(len(KINDS)))
     return Grid(board=board, bit=bit, hexes=hexes,
                 near=tuple(sum(1 << bit[o] for o in board.neighbours[h]) for h in hexes),
-                kinds=kinds, kind_of=kind_of, land=sum(kinds[k] for k in _LAND),
+                kinds=kinds, kind_of=kind_of, land=sum(kinds[k] for k in _LAND), one={h: 1 << b for h, b in bit.items()},
+                crossings=tuple((kinds[k], _SLACK_DEMAND[k], k == WATER) for k in range(len(KINDS))),
                 items={h: (token(k), DEMAND[k]) for h, k in kind_of.items()},
                 steps={h: tuple((o, board.terrain[h] == board.terrain[o] == "W") for o in around)
                        for h, around in board.neighbours.items()})
@@ -284,37 +318,41 @@ def reachable(grid: Grid, camps: dict[str, int], seat: int, hand: list[str]) -> 
     guard = _SLACK_GUARD
     full = _slack(hand, limit)
     cap = (limit - 1) * _SLACK_ONES  # after the origin's card
-    kinds = grid.kinds
     near = grid.near
-    bit = grid.bit
-    taken = 0
-    level: dict[int, int] = {}  # capped slack -> hexes reached with it
-    start = grid.board.starts[seat]
+    one = grid.one
+    taken = mine = 0
     for hex_, owner in camps.items():
-        taken |= 1 << bit[hex_]
+        taken |= one[hex_]
         if owner == seat:
-            kind = len(KINDS) - 1 if hex_ == start else grid.kind_of[hex_]
-            left = (full | guard) - _SLACK_DEMAND[kind]
-            if left & guard == guard:
-                left -= guard
-                keep = ((((left | guard) - cap) & guard) >> 3) * 7  # min(left, cap) per field
-                slack = (cap & keep) | (left & ~keep)
-                level[slack] = level.get(slack, 0) | (1 << bit[hex_])
+            mine |= one[hex_]
+    level: dict[int, int] = {}  # capped slack -> hexes reached with it
+    for of_kind, more, _ in grid.crossings:  # a route starts from an own camp for a card of its terrain
+        origins = mine & of_kind  # (any card from the start camp: the only own camp on a start hex)
+        left = (full | guard) - more
+        if origins and left & guard == guard:
+            left -= guard
+            keep = ((((left | guard) - cap) & guard) >> 3) * 7  # min(left, cap) per field
+            slack = (cap & keep) | (left & ~keep)
+            level[slack] = level.get(slack, 0) | origins
     free = grid.land & ~taken
-    every = [(kinds[kind], _SLACK_DEMAND[kind], kind == WATER) for kind in range(len(KINDS))]
+    every = grid.crossings
     runs = grid.runs
     first: dict[int, list[int]] = {}  # hex -> the slacks it was reached with
     found = 0
+    hunt = free  # the free hexes not found yet
     for size in range(1, limit):
         ahead: dict[int, int] = {}
         cap -= _SLACK_ONES  # one item fewer to come
         crossing = size + 2 <= limit
+        ball = grid.reach(limit - size)
         for slack, hexes in level.items():
             around = 0
             while hexes:
                 low = hexes & -hexes
                 hexes ^= low
                 index = low.bit_length() - 1
+                if not ball[index] & hunt:
+                    continue  # nothing left to find from here
                 reached = first.get(index)
                 if reached is None:
                     first[index] = [slack]
@@ -332,7 +370,9 @@ def reachable(grid: Grid, camps: dict[str, int], seat: int, hand: list[str]) -> 
             for of_kind, more, water in every:
                 crossed = around & of_kind
                 if crossed and (spare - more) & guard == guard:  # the hand pays one more of this kind
-                    found |= crossed & free
+                    if crossed & hunt:
+                        found |= crossed & hunt
+                        hunt = free & ~found
                     if crossing:
                         if water:
                             crossed = runs(crossed)
@@ -383,7 +423,8 @@ def routes_to(grid: Grid, camps: dict[str, int], seat: int, hand: list[str], tar
     items = dict(grid.items)  # hex -> (its item when crossed, the demand it adds)
     for hex_, owner in camps.items():
         if owner != seat:  # the card for crossing another player's camp goes to them
-            items[hex_] = (token(kind_of[hex_], owner + 1), DEMAND[kind_of[hex_]])
+            item, more = items[hex_]
+            items[hex_] = (item << (_KIND_BITS * (owner + 1)), more)
     seen: dict[str, list[int]] = {}  # hex -> the labels it was reached with, none holding another
     largest: dict[str, int] = {}  # hex -> the most items of a label kept there (none larger may be held)
     queue: deque[tuple[str, int, int, int, Node]] = deque()
