@@ -20,7 +20,9 @@ from PIL import Image
 FRAME_MS = 700  # a turn
 LAST_FRAME_MS = 5000  # the final position, held
 DISCORD_LIMIT = 10 * 1024 * 1024
-MAX_SIDE = 1200  # larger boards are scaled down first: a replay is watched in the chat preview (550 px)
+# Larger boards are scaled down first, by area (a tall one-column board keeps its width's text readable):
+# a replay is watched in the chat's preview, about 550 px wide.
+MAX_PIXELS = 1_000_000
 FORMATS = {"webp": "WEBP", "gif": "GIF", "png": "PNG"}  # file extension -> Pillow's format (png: APNG)
 DEFAULT_FORMAT = "webp"
 WEBP_QUALITY = 80
@@ -78,12 +80,12 @@ def encode(frames: Sequence[Image.Image], extension: str = DEFAULT_FORMAT) -> by
 
 
 def animate(pngs: Sequence[bytes], extension: str = DEFAULT_FORMAT, limit: int = DISCORD_LIMIT,
-            max_side: int = MAX_SIDE) -> tuple[bytes, float]:
+            max_pixels: int = MAX_PIXELS) -> tuple[bytes, float]:
     """The board images (PNG, one per turn) as an animation under ``limit`` bytes, and the scale of its
     frames (1.0: the boards' own size). ``ReplayTooLarge`` if no scale down to a tenth fits."""
     frames = open_frames(pngs)
     last = frames[-1]
-    scale = min(1.0, max_side / max(last.width, last.height))
+    scale = min(1.0, (max_pixels / (last.width * last.height)) ** 0.5)
     while scale >= 0.1:
         data = encode(canvas_frames(frames, scale), extension)
         if len(data) <= limit:

@@ -121,3 +121,12 @@ async def test_history_lists_finished_games_and_replay_posts_the_animation_and_r
         refused = await (await fake.slash("/game replay", user=world.carol, channel=channel, game=game)).reply()
         assert refused.ephemeral and f"no finished game #{game}" in refused.content
     await bot.stop()
+
+
+def test_an_ai_level_is_named_in_the_readers_language():
+    from bot.store.base import RatingLine
+    from cogs.ratings import leaderboard_lines
+
+    board = [RatingLine("ai:hard", "AI 1", 30.0, 2.0, 4, 3), RatingLine("user:1", "Alice", 25.0, 8.0, 1, 0)]
+    assert leaderboard_lines(board, "user:1", "ru") == ["1. Компьютер (сложный): 24.0 · 4 партии · 3 победы",
+                                                        "**2. Alice: 1.0 · 1 партия · 0 побед**"]
