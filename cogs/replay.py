@@ -18,7 +18,7 @@ import rendering
 from bot import replay as records
 from bot.i18n import t
 from bot.store import TableRecord
-from bot.tables import TableError
+from bot.tables import TableError, TableSettings
 from cogs.common import ack, answer, error_text, locale_of, where
 from games import registry
 from rendering.replay import ReplayTooLarge, animate
@@ -70,6 +70,7 @@ class ReplayCommands(CommandsMixin):
         except records.RecordError as error:
             return await answer(interaction, record_error_text(locale, error))
         await ack(interaction, public=True)
+        locale = TableSettings.from_json(record.settings).language or locale  # a public post: the table's language
         gate = _building.setdefault(id(asyncio.get_running_loop()), asyncio.Semaphore(1))
         try:
             async with gate:
