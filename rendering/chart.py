@@ -12,7 +12,8 @@ from PIL import Image, ImageDraw
 from rendering.common import COLOR_ORDER, PLAYER_COLORS, font, png_bytes
 
 WIDTH, HEIGHT = 640, 300
-MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 56, 16, 40, 36
+MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 56, 16, 58, 36
+LEGEND_Y = 36  # a row of its own under the title: long titles and game names never overlap
 BACKGROUND = (43, 45, 49)  # Discord's dark theme, so the chart sits in the chat
 AXIS, GRID, TEXT = (148, 155, 164), (64, 68, 75), (219, 222, 225)
 SERIES_COLORS = [PLAYER_COLORS[name] for name in COLOR_ORDER if name != "black"] + [(230, 230, 230)]
@@ -47,15 +48,15 @@ def rating_chart(series: Sequence[tuple[str, Sequence[float]]], title: str, x_la
     if longest > 1:
         draw.text((right, bottom + 6), str(longest), fill=AXIS, font=small, anchor="rt")
     draw.text(((left + right) / 2, bottom + 20), x_label, fill=AXIS, font=small, anchor="mt")
-    legend_x = right
-    for number, (label, points) in reversed(list(enumerate(series))):
+    legend_x = float(left)
+    for number, (label, points) in enumerate(series):
         colour = SERIES_COLORS[number % len(SERIES_COLORS)]
         xy = [at(i, v) for i, v in enumerate(points)]
         if len(xy) > 1:
             draw.line(xy, fill=colour, width=2, joint="curve")
         for x, y in xy[-1:] if len(xy) > 12 else xy:  # dots while few games; then only the latest
             draw.ellipse((x - 3, y - 3, x + 3, y + 3), fill=colour)
-        legend_x -= draw.textlength(label, font=small) + 22
-        draw.rectangle((legend_x, 14, legend_x + 10, 24), fill=colour)
-        draw.text((legend_x + 14, 19), label, fill=TEXT, font=small, anchor="lm")
+        draw.rectangle((legend_x, LEGEND_Y - 5, legend_x + 10, LEGEND_Y + 5), fill=colour)
+        draw.text((legend_x + 14, LEGEND_Y), label, fill=TEXT, font=small, anchor="lm")
+        legend_x += draw.textlength(label, font=small) + 30
     return png_bytes(image)
