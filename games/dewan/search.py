@@ -60,9 +60,14 @@ def merged(label: int) -> int:
     return kinds
 
 
+_LAST_FIELD = _WIDTH * (len(KINDS) * RECIPIENTS - 1)
+_SUM_FIELDS = sum(1 << (_WIDTH * i) for i in range(len(KINDS) * RECIPIENTS))
+
+
 def size_of(label: int) -> int:
-    kinds = merged(label)
-    return sum((kinds >> (_WIDTH * k)) & 31 for k in range(len(KINDS)))
+    """The number of items of a label: the multiplication adds every field into the last one (at most 7
+    items, so no field carries)."""
+    return ((label * _SUM_FIELDS) >> _LAST_FIELD) & 31
 
 
 def unpack(label: int) -> list[tuple[str, int | None]]:
@@ -241,15 +246,21 @@ class Grid:
             water = self.kinds[WATER]
             reached = here
             ring = self.neighbours(here) & ~here
-            known = dict.fromkeys(self.hexes, len(self.hexes))  # beyond any route
+            hexes, near = self.hexes, self.near
+            known = dict.fromkeys(hexes, len(hexes))  # beyond any route
             cost = 1
             while ring and cost <= most:  # one more item away: the last ring's neighbours and their water runs
                 if ring & water:
                     ring |= self.runs(ring & water) & ~reached
                 reached |= ring
-                for hex_ in self.labels(ring):
-                    known[hex_] = cost
-                ring = self.neighbours(ring) & ~reached
+                grown = 0
+                while ring:
+                    low = ring & -ring
+                    ring ^= low
+                    index = low.bit_length() - 1
+                    known[hexes[index]] = cost
+                    grown |= near[index]
+                ring = grown & ~reached
                 cost += 1
             # Crossing the target itself never helps, but the search may do it: out and back costs 2.
             known[target] = 2
