@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -23,8 +24,17 @@ from cogs.common import ack, answer, error_text, locale_of, where
 from games import registry
 from rendering.replay import ReplayTooLarge, animate
 
-# Replays take seconds of CPU (a board per turn): one is built at a time, so games in play stay quick.
+# Replays take seconds of CPU (a board per turn): one is built at a time, so games in play stay quick, and
+# the latest are kept (a finished game never changes), so a replay asked for again is posted at once.
 _building: dict[int, asyncio.Semaphore] = {}
+_built: OrderedDict[tuple[int, float, str], tuple[bytes, int]] = OrderedDict()  # by table id, creation, language
+KEPT_BYTES = 32 * 1024 * 1024
+
+
+def keep(key: tuple[int, float, str], built: tuple[bytes, int]) -> None:
+    _built[key] = built
+    while sum(len(data) for data, _ in _built.values()) > KEPT_BYTES and len(_built) > 1:
+        _built.popitem(last=False)
 
 
 def build(record: TableRecord, data: dict[str, Any], locale: str) -> tuple[bytes, int]:
@@ -74,7 +84,11 @@ class ReplayCommands(CommandsMixin):
         gate = _building.setdefault(id(asyncio.get_running_loop()), asyncio.Semaphore(1))
         try:
             async with gate:
-                animation, frames = await asyncio.to_thread(build, record, data, locale)
+                key = (record.id, record.created_at, locale)
+                if key not in _built:
+                    keep(key, await asyncio.to_thread(build, record, data, locale))
+                _built.move_to_end(key)
+                animation, frames = _built[key]
         except records.RecordError as error:  # a move the engine now refuses
             return await answer(interaction, record_error_text(locale, error))
         except ReplayTooLarge:

@@ -6,6 +6,7 @@ import json
 
 from PIL import Image
 
+import rendering
 from bot.store.base import SeatResult
 from tests.e2e.harness import start_bot
 
@@ -82,7 +83,8 @@ async def test_the_callers_own_line_follows_the_top_ten(fake, world, make_bot):
     await bot.stop()
 
 
-async def test_history_lists_finished_games_and_replay_posts_the_animation_and_record(fake, world, make_bot):
+async def test_history_lists_finished_games_and_replay_posts_the_animation_and_record(fake, world, make_bot,
+                                                                                      monkeypatch):
     bot = await start_bot(fake, make_bot)
     nothing = await (await fake.slash("/game replay", user=world.carol, channel=world.general)).reply()
     assert nothing.ephemeral and "No game has finished" in nothing.content
@@ -108,9 +110,13 @@ async def test_history_lists_finished_games_and_replay_posts_the_animation_and_r
     data = json.loads(record.data)
     assert [m["move"] for m in data["moves"]] == ["take 2", "take 1", "take 2"]
     assert (data["game"], data["seed"] is not None, [s["name"] for s in data["seats"]]) == ("nim", True, ["Alice", "Bob"])
-    # The channel reads a replay in the table's language, whoever asks.
+    # The channel reads a replay in the table's language, whoever asks; asked again, it is not drawn again.
     latest = await (await fake.slash("/game replay", user=world.carol, channel=world.general)).reply()
     assert "№2: 2 хода" in latest.content
+    drawn = []
+    monkeypatch.setattr(rendering, "render_board", lambda *args: drawn.append(args) or b"")
+    again = await (await fake.slash("/game replay", user=world.dave, channel=world.general)).reply()
+    assert again.attachments[0].data == latest.attachments[0].data and drawn == []
     assert fake.mark() > mark
 
     # A game still in play, or another channel's, is not replayed (its record would tell the deck): privately.
