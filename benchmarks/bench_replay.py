@@ -1,12 +1,14 @@
 """Replays: for the largest game of each kind (every seat taken, every expansion), played to the end by random
 AI, the time to rebuild every position from the record, to render one board per turn, and to encode the
-animation, with its size and frame scale against Discord's 10 MiB; for Trails, every format side by side.
+animation, with its size and frame scale against Discord's 10 MiB; for Trails, every format side by side;
+then how late the event loop runs while a replay is built in a worker thread.
 
 Run: nice -n 10 .venv/bin/python benchmarks/bench_replay.py [game ...]
 """
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import time
 from pathlib import Path
@@ -63,5 +65,32 @@ def main() -> None:
                   f"at scale {scale:.2f}, encoded in {encoded:.1f} s")
 
 
+async def loop_lag(key: str) -> None:
+    """How late a 10 ms timer fires on the event loop while a replay is built in a worker thread (as the bot
+    builds it): what other tables' moves wait meanwhile."""
+    record = played(key)
+    names = [s["name"] for s in record["seats"]]
+    lags: list[float] = []
+
+    def build() -> bytes:
+        return animate([render_board(key, view, "en", names) for view in replay_views(record)])[0]
+
+    async def tick() -> None:
+        while True:
+            start = time.perf_counter()
+            await asyncio.sleep(0.01)
+            lags.append(time.perf_counter() - start - 0.01)
+
+    ticker = asyncio.create_task(tick())
+    start = time.perf_counter()
+    await asyncio.to_thread(build)
+    built = time.perf_counter() - start
+    ticker.cancel()
+    lags.sort()
+    print(f"{key}: replay built in {built:.1f} s in a thread; event loop lag median {lags[len(lags) // 2] * 1000:.1f} ms,"
+          f" p99 {lags[int(len(lags) * 0.99)] * 1000:.1f} ms, max {lags[-1] * 1000:.1f} ms")
+
+
 if __name__ == "__main__":
     main()
+    asyncio.run(loop_lag("dewan"))
