@@ -274,13 +274,14 @@ def grid_of(players: int, layout: Layout) -> Grid:
     hexes = board.labels
     bit = {h: i for i, h in enumerate(hexes)}
     kind_of = {h: KINDS.index(ANY if t == "X" else t) for h, t in board.terrain.items()}
+    water = {h for h, t in board.terrain.items() if t == "W"}
     kinds = tuple(sum(1 << bit[h] for h, k in kind_of.items() if k == index) for index in range(len(KINDS)))
     return Grid(board=board, bit=bit, hexes=hexes,
                 near=tuple(sum(1 << bit[o] for o in board.neighbours[h]) for h in hexes),
                 kinds=kinds, kind_of=kind_of, land=sum(kinds[k] for k in _LAND), one={h: 1 << b for h, b in bit.items()},
                 crossings=tuple((kinds[k], _SLACK_DEMAND[k], k == WATER) for k in range(len(KINDS))),
                 items={h: (token(k), DEMAND[k]) for h, k in kind_of.items()},
-                steps={h: tuple((o, board.terrain[h] == board.terrain[o] == "W") for o in around)
+                steps={h: tuple([(o, o in water) for o in around] if h in water else [(o, False) for o in around])
                        for h, around in board.neighbours.items()})
 
 
@@ -527,14 +528,17 @@ def pick_options(hand: list[str], labels: list[int], picks: list[Pick]) -> list[
         for r in remainders(label, picks):
             if r and r not in open_:
                 holders = [0] * len(KINDS)
-                word, recipient = r, 0
+                demand = 0
+                word, recipient = r, 1
                 while word:
                     for kind in range(len(KINDS)):
-                        if (word >> (_WIDTH * kind)) & 31:
-                            holders[kind] |= 1 << recipient
+                        count = (word >> (_WIDTH * kind)) & 31
+                        if count:
+                            holders[kind] |= recipient
+                            demand += count * DEMAND[kind]
                     word >>= _KIND_BITS
-                    recipient += 1
-                open_[r] = (demand_of(merged(r)), holders)
+                    recipient <<= 1
+                open_[r] = (demand, holders)
     if not open_:
         return []
     rooms = [_SET_GUARD] * (len(left) + 1)  # rooms[i]: the cards from left[i] on
