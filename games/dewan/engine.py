@@ -462,9 +462,18 @@ class DewanGame(Game[DewanState, Action]):
     def resources(self, state: DewanState, seat: int) -> Counter[str]:
         """Resource sources of a seat: printed symbols touching its camps (each once) and tucked symbols."""
         board = state.board
-        printed = {i for h, s in state.camps.items() if s == seat for i in board.touching[h]}
-        count: Counter[str] = Counter(board.symbols[i][2] for i in printed)
-        count.update(str(D.CARDS[c][1]) for c in state.seats[seat]["tucked"] if D.CARDS[c][1] in D.RESOURCES)
+        touching, symbols = board.touching, board.symbols
+        printed: set[int] = set()
+        for hex_, owner in state.camps.items():
+            if owner == seat:
+                printed.update(touching[hex_])
+        count = Counter[str]()
+        for index in printed:
+            count[symbols[index][2]] += 1
+        for card in state.seats[seat]["tucked"]:
+            symbol = D.CARDS[card][1]
+            if symbol in D.RESOURCES:
+                count[symbol] += 1
         return count
 
     def story_met(self, state: DewanState, seat: int, tile: str, resources: Counter[str] | None = None,
@@ -791,11 +800,16 @@ class DewanGame(Game[DewanState, Action]):
         assert seat is not None
         player = state.seats[seat]
         open_ = [story for story in player["stories"] if not story[1]]
-        resources = self.resources(state, seat) if open_ else Counter[str]()
         providers = self.providers(state, seat) if open_ else []
+        resources: Counter[str] | None = None  # counted once, and only if a story gets that far
         completed = 0
         for story in open_:
-            if self.story_met(state, seat, story[0], resources, providers):
+            wanted, lands = _NEEDS[story[0]]
+            if len(lands) > len(providers):
+                continue  # fewer camps and tucked cards than its terrains
+            if wanted and resources is None:
+                resources = self.resources(state, seat)
+            if self.story_met(state, seat, story[0], resources if wanted and resources else Counter[str](), providers):
                 story[1] = True
                 completed += 1
                 events.append(Event("story_completed", {"seat": seat, "tile": story[0],
