@@ -13,11 +13,14 @@ import contextlib
 import heapq
 import json
 import logging
+import multiprocessing
+import os
 import random
 import re
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -25,7 +28,7 @@ from bot import ratings
 from bot.i18n import LOCALES
 from bot.store import Seat, Store, TableRecord, VersionConflict
 from games import registry
-from games.ai import GreedyAI
+from games.ai import DEFAULT_LEVEL, LEVELS, forward_actions, make_player
 from games.core import AnyGame, Event, IllegalAction
 
 log = logging.getLogger(__name__)
@@ -251,6 +254,64 @@ def settings_changes(reminders: str | None = None, timeout: str | None = None, a
     return changes
 
 
+HARD_AI_SECONDS = 0.8  # the search budget of a hard AI's decision (it stops at the first check past it)
+AI_WORKER_GRACE = 10.0  # beyond the budget, before a late worker is given up for a normal decision
+
+
+def think_in_worker(key: str, level: str, seed: int, state_json: str, seat: int, seconds: float) -> str:
+    """An AI decision in a worker process: the state as the engine's JSON in, the action's notation out."""
+    game = registry.get(key)
+    state = game.from_json(json.loads(state_json))
+    end = time.monotonic() + seconds
+    player = make_player(key, level, seed, deadline=lambda: time.monotonic() >= end)
+    return game.format(player.choose(game, state, seat))
+
+
+class AIThinker:
+    """Where AI seats think, off the event loop: ``hard`` searches in a pool of worker processes (one per
+    CPU, started on first use; the state goes as JSON) with a deadline per decision, so no table waits for
+    another's AI; the lighter levels in a thread. ``worker`` is the function the processes run."""
+
+    def __init__(self, processes: int | None = None, hard_seconds: float = HARD_AI_SECONDS,
+                 worker: Callable[[str, str, int, str, int, float], str] = think_in_worker) -> None:
+        self.processes = processes or os.cpu_count() or 1
+        self.hard_seconds = hard_seconds
+        self.worker = worker
+        self._pool: Executor | None = None
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            # forkserver: a clean process to fork from, not this one with its threads and open database
+            self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("forkserver"))
+        return self._pool
+
+    async def choose(self, game: AnyGame, state: Any, seat: int, level: str, seed: int) -> Any:
+        """The AI's legal action for ``seat``. The state is only read (nothing changes it while the table is
+        locked). A worker that fails or misses its deadline is logged and a normal decision is played instead."""
+        if level == "hard" and len(forward_actions(game, state, seat)) > 1:
+            text = json.dumps(game.to_json(state))
+            loop = asyncio.get_running_loop()
+            try:
+                notation = await asyncio.wait_for(
+                    loop.run_in_executor(self._executor(), self.worker, game.key, level, seed, text, seat,
+                                         self.hard_seconds),
+                    self.hard_seconds + AI_WORKER_GRACE)
+                action = game.parse(notation)
+                if action in game.legal_actions(state, seat):
+                    return action
+                log.error("%s: the hard AI chose %r, not a legal action; normal plays", game.key, notation)
+            except Exception as error:  # a broken pool, a worker past its deadline: the table goes on
+                log.error("%s: the hard AI failed (%s: %s); normal plays", game.key, type(error).__name__, error)
+            level = DEFAULT_LEVEL
+        player = make_player(game.key, level, seed)
+        return await asyncio.to_thread(player.choose, game, state, seat)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
 class TableService:
     def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
         self.store = store
@@ -269,6 +330,7 @@ class TableService:
         self._wake_at: dict[int, float] = {}
         self.max_decoded = MAX_DECODED_TABLES
         self._recent: OrderedDict[int, Table] = OrderedDict()  # tables whose stored state was decoded
+        self.ai = AIThinker()
 
     async def load(self) -> None:
         """Rebuild the cache of active tables from the store (at start). A table that cannot be loaded is
@@ -424,13 +486,16 @@ class TableService:
             await self._reseat(table, [s for s in table.seats if s.user_id != user_id])
         return table
 
-    async def add_ai(self, channel_id: int, user_id: int) -> Table:
+    async def add_ai(self, channel_id: int, user_id: int, level: str = DEFAULT_LEVEL) -> Table:
+        """Seat a built-in AI player of ``level`` (easy, normal or hard)."""
+        if level not in LEVELS:
+            raise TableError("bad_ai_level", value=echo(level), choices=", ".join(LEVELS))
         async with self._locked(channel_id, "lobby") as table:
             self._require_host(table, user_id, manage_channels=False, action="ai")
             if len(table.seats) >= table.game.max_players:
                 raise TableError("table_full", maximum=table.game.max_players)
             number = sum(1 for s in table.seats if s.is_ai) + 1
-            await self._reseat(table, [*table.seats, Seat(0, None, f"AI {number}")])
+            await self._reseat(table, [*table.seats, Seat(0, None, f"AI {number}", ai_level=level)])
         return table
 
     async def remove_ai(self, channel_id: int, user_id: int) -> Table:
@@ -584,6 +649,7 @@ class TableService:
         says so (the game goes on unchanged), else the seat is eliminated. Returns which happened."""
         if table.settings.ai_replaces:
             seat.user_id, seat.timeouts = None, 0  # the seat keeps its name; the announcement says who plays
+            seat.ai_level = DEFAULT_LEVEL
             moves.append((seat.position, REPLACED_BY_AI))
             return "replaced"
         events += [(seat.position, e) for e in table.game.eliminate(working, seat.position)]
@@ -815,16 +881,17 @@ class TableService:
         time, whoever had the previous one; the steps of one turn keep the turn's deadline. A new turn, or
         what the caller wants ``announce``d (a timeout, a kick), is told with a board."""
         game = table.game
-        ai = GreedyAI(table.record.seed + table.version + len(moves))
         by_position = {s.position: s for s in table.seats}
         while not game.is_over(working):
             to_act = game.to_act(working)
             if not to_act or not by_position[to_act[0]].is_ai:
                 break
             ai_seat = to_act[0]
-            # The AI thinks in a worker thread (it tries actions on copies): other tables go on meanwhile.
-            # It only reads the state, which nothing changes while the table is locked.
-            action = await asyncio.to_thread(ai.choose, game, working, ai_seat)
+            # The AI thinks off the event loop (a worker process for hard, else a thread): other tables go
+            # on meanwhile. Seeded by the position, so a replay of the table decides the same.
+            level = by_position[ai_seat].ai_level or DEFAULT_LEVEL
+            action = await self.ai.choose(game, working, ai_seat, level,
+                                          table.record.seed + table.version + len(moves))
             events += [(ai_seat, e) for e in game.apply(working, ai_seat, action)]
             moves.append((ai_seat, game.format(action)))
         finished = game.is_over(working)

@@ -24,8 +24,16 @@ from bot.discord_calls import deliver
 from bot.i18n import pick_locale, t
 from bot.tables import MoveOutcome, Table, TableService, format_duration
 from cogs.common import answer, detached, locale_of, public_locale, seat_label, seat_names
+from games.ai import DEFAULT_LEVEL
 
 log = logging.getLogger(__name__)
+
+
+def standing_names(table: Table, locale: str) -> list[str]:
+    """Seat names for the seat lists and standings: an AI seat says it is a bot and its level
+    ("AI 1 · Bot (hard)")."""
+    return [t(locale, "ai.seat", name=s.display, level=t(locale, f"ai.level.{s.ai_level or DEFAULT_LEVEL}"))
+            if s.is_ai else s.display for s in table.seats]
 
 
 class HandView(discord.ui.View):
@@ -235,8 +243,9 @@ class BoardPoster:
         lines += self.story_lines(table, outcome, names, locale)
         embed = discord.Embed(description="\n".join(lines)[:4000] or None, colour=discord.Colour.green())
         result = game.result(table.state)
+        standings = standing_names(table, locale)
         embed.add_field(name=t(locale, "game.standings"),
-                        value="\n".join(f"{p.rank}. {names[p.seat]}: {p.score}" for p in result.ranking))
+                        value="\n".join(f"{p.rank}. {standings[p.seat]}: {p.score}" for p in result.ranking))
         mention_ids = [u for s in outcome.next_seats if (u := table.seats[s].user_id) is not None]
         content = t(locale, "game.over") if outcome.finished else " ".join(f"<@{u}>" for u in mention_ids) or None
         if not outcome.finished and table.record.deadline is not None:

@@ -35,7 +35,7 @@ from bot.tables import (
     settings_changes,
 )
 from cogs import history
-from cogs.board import BoardPoster, GamePanel, HandView
+from cogs.board import BoardPoster, GamePanel, HandView, standing_names
 from cogs.common import (
     REPLY_RETRY_DELAYS,
     ack,
@@ -52,6 +52,7 @@ from cogs.common import (
 from cogs.ratings import RatingsCommands
 from cogs.replay import ReplayCommands
 from games import registry
+from games.ai import DEFAULT_LEVEL
 from games.core import IllegalAction
 
 log = logging.getLogger(__name__)
@@ -76,6 +77,11 @@ TIMEOUT_CHOICES = [
     app_commands.Choice(name=_("standard: default move, then out at the second miss"), value="standard"),
     app_commands.Choice(name=_("default: default move, never out"), value="default"),
     app_commands.Choice(name=_("eliminate: out at the first miss"), value="eliminate"),
+]
+AI_LEVEL_CHOICES = [
+    app_commands.Choice(name=_("easy: random moves"), value="easy"),
+    app_commands.Choice(name=_("normal: plays one turn ahead"), value="normal"),
+    app_commands.Choice(name=_("hard: searches ahead, thinks about a second"), value="hard"),
 ]
 LANGUAGE_CHOICES = [  # each in its own language, as language pickers do
     app_commands.Choice(name=_("English"), value="en"),
@@ -132,7 +138,7 @@ def lobby_embed(table: Table, locale: str, board_url: str | None = None, closed_
         first = [table.seats[s].display for s in table.game.to_act(table.state)]
         lines.append(t(locale, "lobby.started", players=", ".join(first)))
     if status == "finished" and table.state is not None:
-        names = seat_names(table)
+        names = standing_names(table, locale)
         lines += [f"{p.rank}. {names[p.seat]}: {p.score}" for p in table.game.result(table.state).ranking]
     if status == "aborted":
         lines.append(t(locale, "lobby.aborted", player=closed_by))
@@ -141,7 +147,7 @@ def lobby_embed(table: Table, locale: str, board_url: str | None = None, closed_
     embed.description = "\n".join(lines)
     if status != "finished":
         embed.add_field(name=t(locale, "lobby.seats"),
-                        value="\n".join(f"{i + 1}. {n}" for i, n in enumerate(seat_names(table))))
+                        value="\n".join(f"{i + 1}. {n}" for i, n in enumerate(standing_names(table, locale))))
     defaults = {spec.name: spec.format(spec.default) for spec in table.game.option_specs}
     options = ", ".join(option_summary(table, name, value, locale)  # the options chosen, not the defaults
                         for name, value in table.record.options.items() if value != defaults.get(name))
@@ -368,19 +374,24 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
         await self.refresh_lobby(table, board.jump_url if board is not None else None)
 
     @ai.command(name=_("add"), description=_("Add an AI seat (host)"))
-    async def ai_add(self, interaction: discord.Interaction) -> None:
-        await self._ai(interaction, add=True)
+    @app_commands.describe(level=_("How strongly the AI plays"))
+    @app_commands.rename(level=_("level"))
+    @app_commands.choices(level=AI_LEVEL_CHOICES)
+    async def ai_add(self, interaction: discord.Interaction, level: str = DEFAULT_LEVEL) -> None:
+        await self._ai(interaction, add=True, level=level)
 
     @ai.command(name=_("remove"), description=_("Remove an AI seat (host)"))
     async def ai_remove(self, interaction: discord.Interaction) -> None:
         await self._ai(interaction, add=False)
 
-    async def _ai(self, interaction: discord.Interaction, add: bool) -> None:
+    async def _ai(self, interaction: discord.Interaction, add: bool, level: str = DEFAULT_LEVEL) -> None:
         locale = locale_of(interaction)
         await ack(interaction)
         try:
-            change = self.service.add_ai if add else self.service.remove_ai
-            table = await change(where(interaction), interaction.user.id)
+            if add:
+                table = await self.service.add_ai(where(interaction), interaction.user.id, level)
+            else:
+                table = await self.service.remove_ai(where(interaction), interaction.user.id)
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
         await self.refresh_lobby(table)  # the lobby shows the new seat list in place

@@ -88,10 +88,10 @@ class Evaluator:
     """Values positions of one state for every seat, and the positions one turn (placement and figure) of the
     seat to move would lead to, from the features that turn touches."""
 
-    def __init__(self, state: TrailsState) -> None:
+    def __init__(self, state: TrailsState, remaining: int | None = None) -> None:
         self.state = state
         self.players = state.players
-        remaining = len(state.deck)
+        remaining = len(state.deck) if remaining is None else remaining  # tiles still to come
         self.remaining = remaining
         self.figure_value = FIGURE_VALUE * min(1.0, remaining / (4.0 * state.players))
         self.fill = min(0.85, remaining / 40.0)  # share of a monastery's empty neighbours still to come
@@ -119,7 +119,8 @@ class Evaluator:
         for pos, key in state.monasteries.items():
             owner, kind = state.figures[key]
             self.base[pos] = self._share([(owner, kind)], self._monastery(self._neighbours(pos)))
-        self.totals = [float(sum(state.score[s].values())) + sum(self.base_value(s)) for s in range(self.players)]
+        self.totals = [float(sum(state.score[s].values())) + GOOD_VALUE * sum(state.goods[s]) + sum(self.base_value(s))
+                       for s in range(self.players)]
 
     # -- values of whole features ------------------------------------------------------------------------
     def base_value(self, seat: Seat) -> list[float]:
@@ -148,15 +149,16 @@ class Evaluator:
         time = min(1.0, self.remaining / (5.0 * open_edges))
         return (CITY_ODDS if kind == "C" else ROAD_ODDS) ** open_edges * time
 
-    def _share(self, figs: list[tuple[Seat, str]], points: float) -> list[float]:
-        """``points`` to each seat of the majority among ``figs`` (0 to the others)."""
+    def _share(self, figs: list[tuple[Seat, str]], points: float, open_feature: bool = True) -> list[float]:
+        """``points`` to each seat of the majority among ``figs`` (0 to the others), and a builder's worth of
+        extra turns to come to its owner while the feature is open."""
         weights = [0] * self.players
         builders = [0] * self.players
         for owner, kind in figs:
             weights[owner] += WEIGHT[kind]
             builders[owner] += kind == "builder"
         top = max(weights)
-        return [(points if top and weights[s] == top else 0.0) + BUILDER_VALUE * builders[s]
+        return [(points if top and weights[s] == top else 0.0) + BUILDER_VALUE * builders[s] * open_feature
                 for s in range(self.players)]
 
     def _road_city(self, kind: str, tiles: int, pennants: int, open_edges: int, special: bool) -> float:
@@ -270,18 +272,18 @@ class Evaluator:
                     changed[root] = [0.0] * self.players  # replaced by the joined feature
                     if kind == "C":
                         city_of_root[root] = virtual
+                if kind == "C" and virtual.open <= 0:
+                    gained[seat] += GOOD_VALUE * virtual.goods  # the goods of a closed city go to its closer
                 if not virtual.figs:
                     continue
                 points = self._road_city(kind, virtual.tiles, virtual.pennants, virtual.open, virtual.special)
-                values = self._share(virtual.figs, points)
+                values = self._share(virtual.figs, points, virtual.open > 0)
                 if virtual.open <= 0:  # closed now: scored, and the figures come back
                     for s in range(self.players):
                         gained[s] += values[s]
                     for owner, fig_kind in virtual.figs:
                         gained[owner] += self.figure_value * (1.3 if fig_kind == "big" else 1.0) * (
                             fig_kind in ("normal", "big"))
-                    if kind == "C":
-                        gained[seat] += GOOD_VALUE * virtual.goods
                 else:
                     changed[virtual] = values
         # Fields: joined through the tile, and those whose cities the turn changed.
