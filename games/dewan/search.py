@@ -286,13 +286,6 @@ def grid_of(players: int, layout: Layout) -> Grid:
 
 
 # -- the searches ---------------------------------------------------------------------------------
-def origins(grid: Grid, camps: dict[str, int], seat: int) -> list[tuple[str, int]]:
-    """The seat's camps a route may start from, each with its kind index: its terrain, any card from the start
-    camp."""
-    start = grid.board.starts[seat]
-    return [(h, KINDS.index(ANY) if h == start else grid.kind_of[h]) for h in sorted(camps) if camps[h] == seat]
-
-
 # What the hand can still pay after a route, per field of Hall's condition (see ``fits``), capped by the items
 # the route may still add: at most 7, so 3 bits and a guard bit per field.
 _SLACK_GUARD = sum(1 << (4 * i + 3) for i in range(32))
@@ -433,15 +426,19 @@ def routes_to(grid: Grid, camps: dict[str, int], seat: int, hand: list[str], tar
     # A route standing on a hex with ``n`` items still to pay needs the target's terrain and n - 1 more cards.
     tail = [0, *(arrive_demand + n - 1 for n in range(1, limit + 1))]
     items = dict(grid.items)  # hex -> (its item when crossed, the demand it adds)
+    mine: list[str] = []
     for hex_, owner in camps.items():
         if owner != seat:  # the card for crossing another player's camp goes to them
             item, more = items[hex_]
             items[hex_] = (item << (_KIND_BITS * (owner + 1)), more)
+        else:
+            mine.append(hex_)
     seen: dict[str, list[int]] = {}  # hex -> the labels it was reached with, none holding another
     largest: dict[str, int] = {}  # hex -> the most items of a label kept there (none larger may be held)
     queue: deque[tuple[str, int, int, int, Node]] = deque()
     need = grid.items_to(target, limit)
-    for origin, kind in origins(grid, camps, seat):
+    for origin in sorted(mine):  # from the start camp any card (the only own camp on a start hex)
+        kind = kind_of[origin]
         ahead = need[origin]
         if limit >= 2 and 1 + ahead <= limit and (room - DEMAND[kind] - tail[ahead]) & guard == guard:
             seen[origin] = [token(kind)]
