@@ -342,7 +342,7 @@ def reachable(grid: Grid, camps: dict[str, int], seat: int, hand: list[str]) -> 
     free = grid.land & ~taken
     every = grid.crossings
     runs = grid.runs
-    first: dict[int, list[int]] = {}  # hex -> the slacks it was reached with
+    first: list[list[int] | None] = [None] * len(near)  # per hex: the slacks it was reached with
     found = 0
     hunt = free  # the free hexes not found yet
     for size in range(1, limit):
@@ -358,7 +358,7 @@ def reachable(grid: Grid, camps: dict[str, int], seat: int, hand: list[str]) -> 
                 index = low.bit_length() - 1
                 if not ball[index] & hunt:
                     continue  # nothing left to find from here
-                reached = first.get(index)
+                reached = first[index]
                 if reached is None:
                     first[index] = [slack]
                     around |= near[index]
