@@ -50,7 +50,7 @@ def percentiles(times: list[float]) -> tuple[float, float]:
 
 def main() -> None:
     for players in (2, 3, 4):
-        cpu, wall = games_per_second(players, 40)
+        cpu, wall = games_per_second(players, 20)
         print(f"random games, {players} players: {cpu:.1f} games/s of CPU time (one core), {wall:.1f} by the wall clock")
     times = []
     hands = []

@@ -1,13 +1,13 @@
 """The assembled Dewan map: hexes, labels, terrains, neighbours, zones, berries and boundary symbols.
 
 A map is fixed by its layout (player count, then one ``(tile, rotation)`` per tile letter). It is built once
-per layout and cached; the state stores only the layout.
+per layout and cached (the most recent ones); the state stores only the layout.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 
 from games.dewan import data as D
 
@@ -38,7 +38,7 @@ def tile_centre(i: int, j: int) -> tuple[int, int]:
     return 2 * i - j, i + 3 * j
 
 
-@cache
+@lru_cache(maxsize=128)  # a map per table: keep the recent ones (a state also keeps its own)
 def build(players: int, layout: Layout) -> Board:
     coords: dict[str, tuple[int, int]] = {}
     terrain: dict[str, str] = {}

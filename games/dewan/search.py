@@ -3,8 +3,8 @@
 Three questions, asked in this order by a turn:
 
 * ``reachable``: which hexes can take a camp at all (``legal_actions``). Who receives a card does not change
-  whether the hand pays, so this search drops recipients and moves whole sets of hexes at once: a label
-  (multiset of terrains paid so far) carries the bitset of hexes first reached with it.
+  whether the hand pays, so this search drops recipients and moves whole sets of hexes at once: what the hand
+  can still pay (its slack under Hall's condition) carries the bitset of hexes first reached with it.
 * ``routes_to``: the minimal cost-item multisets (with recipients) of the routes to one chosen hex, each with
   one route, for the payment steps. A breadth-first search over (hex, items) with dominance, pruned by the
   fewest items any route from a hex to the destination still needs.
@@ -31,14 +31,11 @@ _LAND = tuple(KINDS.index(t) for t in D.LAND)
 # A multiset is packed in an int, one 5-bit field per count; the top bit of each field stays clear (counts
 # never exceed 7), so a guard-bit subtraction compares two multisets in one operation.
 # Terrain multisets ("kinds"): one field per kind. Cost-item multisets ("labels"): one field per (recipient,
-# kind), recipient 0 = the discard pile, s + 1 = seat s's hand; so merging recipients is adding 30-bit words.
+# kind), recipient 0 = the discard pile, s + 1 = seat s's hand (a 30-bit word per recipient).
 _WIDTH = 5
 _KIND_BITS = _WIDTH * len(KINDS)
-_KIND_WORD = (1 << _KIND_BITS) - 1
 RECIPIENTS = 5
-_KIND_GUARD = sum(1 << (_WIDTH * i + 4) for i in range(len(KINDS)))
 _GUARD = sum(1 << (_WIDTH * i + 4) for i in range(len(KINDS) * RECIPIENTS))
-KIND_TOKEN = tuple(1 << (_WIDTH * k) for k in range(len(KINDS)))
 
 
 def token(kind: int, recipient: int = 0) -> int:
@@ -49,15 +46,6 @@ def token(kind: int, recipient: int = 0) -> int:
 def submultiset(small: int, big: int) -> bool:
     """Whether packed label ``small`` is contained in ``big`` (no field borrows)."""
     return ((big | _GUARD) - small) & _GUARD == _GUARD
-
-
-def merged(label: int) -> int:
-    """A label's items with recipients dropped: the terrains the hand must pay."""
-    kinds = 0
-    while label:
-        kinds += label & _KIND_WORD
-        label >>= _KIND_BITS
-    return kinds
 
 
 _LAST_FIELD = _WIDTH * (len(KINDS) * RECIPIENTS - 1)
@@ -79,11 +67,6 @@ def unpack(label: int) -> list[tuple[str, int | None]]:
             recipient, kind = divmod(index, len(KINDS))
             items += [(KINDS[kind], recipient - 1 if recipient else None)] * count
     return items
-
-
-def card_kinds(card: str) -> tuple[int, ...]:
-    """The kinds a card can pay: its terrains, and any item (``*``)."""
-    return _CARD_KINDS[card]
 
 
 _CARD_KINDS = {c: (*(KINDS.index(t) for t in terrains), KINDS.index(ANY)) for c, (terrains, _) in D.CARDS.items()}
@@ -123,35 +106,6 @@ _ROOM = {c: 1 + sum(1 << (_SET_WIDTH * t) for t in range(1, 32) if t & m) for c,
 def room_of(cards: Iterable[str]) -> int:
     """The packed room of some cards, guard bits set (see ``fits``)."""
     return _SET_GUARD + sum(_ROOM[c] for c in cards)
-
-
-class Purse:
-    """What a set of cards can pay (see ``fits``)."""
-
-    def __init__(self, hand: tuple[str, ...]) -> None:
-        self.room = room_of(hand)
-        self.memo: dict[int, bool] = {}
-
-    def pays(self, kinds: int) -> bool:
-        """``kinds``: items per kind in 5-bit fields, in ``KINDS`` order."""
-        known = self.memo.get(kinds)
-        if known is None:
-            known = self.memo[kinds] = (self.room - demand_of(kinds)) & _SET_GUARD == _SET_GUARD
-        return known
-
-
-_PURSES: dict[tuple[str, ...], Purse] = {}
-
-
-def purse_of(cards: tuple[str, ...] | list[str]) -> Purse:
-    """The (memoised) purse of some cards: later searches with the same cards reuse its answers."""
-    key = tuple(sorted(cards))
-    purse = _PURSES.get(key)
-    if purse is None:
-        if len(_PURSES) > 2048:
-            _PURSES.clear()
-        purse = _PURSES[key] = Purse(key)
-    return purse
 
 
 # -- the map as bitsets ---------------------------------------------------------------------------
@@ -204,7 +158,7 @@ class Grid:
                 more = self.neighbours(grown) & self.kinds[WATER] & ~whole
                 whole |= more
                 grown = more
-            if len(self.water_runs) < 4096:
+            if len(self.water_runs) < 512:
                 self.water_runs[water] = whole
         return whole
 
@@ -264,6 +218,8 @@ class Grid:
                 cost += 1
             # Crossing the target itself never helps, but the search may do it: out and back costs 2.
             known[target] = 2
+            if len(self.distances) >= 16:  # a destination is rarely searched twice: keep a few
+                self.distances.clear()
             self.distances[target] = (most, known)
         return known
 
@@ -417,7 +373,7 @@ def routes_to(grid: Grid, camps: dict[str, int], seat: int, hand: list[str], tar
     limit = min(len(hand), D.MAX_ROUTE_ITEMS)
     if target in camps or terrain.get(target) not in D.LAND:
         return found
-    room = purse_of(hand).room
+    room = room_of(hand)
     guard, wide = _SET_GUARD, _GUARD
     steps = grid.steps
     kind_of = grid.kind_of

@@ -132,10 +132,10 @@ def test_purse_is_halls_condition() -> None:
     cards = list(D.CARDS)
     for _ in range(60):
         hand = rng.sample(cards, rng.randrange(0, 8))
-        purse = S.purse_of(hand)
+        room = S.room_of(hand)
         for _ in range(40):
             counts = [0] * 6
             for _ in range(rng.randrange(0, 6)):
                 counts[rng.randrange(6)] += 1
             kinds = sum(c << (5 * k) for k, c in enumerate(counts))
-            assert purse.pays(kinds) == R.pays(hand, counts), (hand, counts)
+            assert S.fits(room, S.demand_of(kinds)) == R.pays(hand, counts), (hand, counts)
