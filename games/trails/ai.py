@@ -421,7 +421,7 @@ class HardAI:
     of ``normal`` play after it; the best average value wins (``normal``'s value breaks ties). A ``deadline``
     stops the sampling early (each turn keeps the samples it had)."""
 
-    def __init__(self, seed: int = 0, deadline: Deadline | None = None, width: int = 5, samples: int = 3,
+    def __init__(self, seed: int = 0, deadline: Deadline | None = None, width: int = 5, samples: int = 6,
                  plies: int | None = None) -> None:
         self.rng = random.Random(seed)
         self.deadline = deadline

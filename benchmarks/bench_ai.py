@@ -1,0 +1,165 @@
+"""AI levels measured: win rates with 95% Wilson intervals, average scores, and decision times per level
+(median and p99, one process, so one core).
+
+- Trails 2p base: hard vs normal and normal vs easy, seats swapped every other game;
+- Trails 4p, all expansions: hard against three normal (hard's seat goes round);
+- Déole 3p: hard against two easy (average scores); Déole solo: the voyages won per level.
+
+Hard decides within the bot's budget per decision (``--hard-seconds``), as it does at a table.
+
+Run: nice -n 10 .venv/bin/python benchmarks/bench_ai.py [--trails2 N] [--easy2 N] [--trails4 N] [--deole3 N]
+     [--solo N]  (game counts; 0 skips a section)
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
+
+from games import registry  # noqa: E402
+from games.ai import Player, make_player  # noqa: E402
+
+TIMES: dict[tuple[str, str], list[float]] = defaultdict(list)  # (game, level) -> seconds per decision
+HARD_SECONDS = 0.8
+
+
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate."""
+    if games == 0:
+        return 0.0, 0.0
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return max(0.0, centre - spread), min(1.0, centre + spread)
+
+
+def rate(wins: float, games: int) -> str:
+    low, high = wilson(wins, games)
+    return f"{100 * wins / max(games, 1):5.1f}% [{100 * low:4.1f}–{100 * high:4.1f}]"
+
+
+def player(key: str, level: str, seed: int) -> Player:
+    if level != "hard":
+        return make_player(key, level, seed)
+    end = [0.0]
+
+    class Timed:  # a fresh deadline for every decision, as the bot's worker sets one
+        def choose(self, game: Any, state: Any, seat: int) -> Any:
+            end[0] = time.monotonic() + HARD_SECONDS
+            return make_player(key, level, seed + game.turn_number(state),
+                               deadline=lambda: time.monotonic() >= end[0]).choose(game, state, seat)
+
+    return Timed()
+
+
+def play(key: str, levels: list[str], options: dict[str, Any], seed: int) -> Any:
+    """One game, ``levels[i]`` in seat i; the finished state."""
+    game = registry.get(key)
+    state = game.setup(len(levels), options, seed)
+    players = [player(key, level, seed * 10 + n) for n, level in enumerate(levels)]
+    while not game.is_over(state):
+        seat = game.to_act(state)[0]
+        start = time.perf_counter()
+        action = players[seat].choose(game, state, seat)
+        TIMES[(key, levels[seat])].append(time.perf_counter() - start)
+        game.apply(state, seat, action)
+    return state
+
+
+def duel(key: str, first: str, second: str, options: dict[str, Any], games: int) -> None:
+    """``first`` against ``second`` in 2-player games, seats swapped every other game."""
+    game = registry.get(key)
+    wins = ties = 0
+    scores: dict[str, list[int]] = {first: [], second: []}
+    for n in range(games):
+        levels = [first, second] if n % 2 == 0 else [second, first]
+        totals = game.scores(play(key, levels, options, 1000 + n))
+        mine, theirs = totals[levels.index(first)], totals[levels.index(second)]
+        scores[first].append(mine)
+        scores[second].append(theirs)
+        wins += mine > theirs
+        ties += mine == theirs
+    print(f"  {first} vs {second}: {first} wins {rate(wins, games)} of {games} games ({ties} ties); "
+          f"average score {first} {statistics.mean(scores[first]):.1f}, {second} {statistics.mean(scores[second]):.1f}")
+
+
+def against_field(key: str, hero: str, field: str, players: int, options: dict[str, Any], games: int) -> None:
+    """``hero`` in one seat (going round), ``field`` in the others: how often it ranks first."""
+    game = registry.get(key)
+    wins = 0
+    hero_scores: list[int] = []
+    field_scores: list[float] = []
+    for n in range(games):
+        seat = n % players
+        levels = [hero if s == seat else field for s in range(players)]
+        state = play(key, levels, options, 2000 + n)
+        ranking = {p.seat: p for p in game.result(state).ranking}
+        wins += ranking[seat].rank == 1
+        hero_scores.append(ranking[seat].score)
+        field_scores.append(statistics.mean(p.score for s, p in ranking.items() if s != seat))
+    hero_mean, field_mean = statistics.mean(hero_scores), statistics.mean(field_scores)
+    print(f"  {hero} vs {players - 1} {field}: {hero} first {rate(wins, games)} of {games} games "
+          f"(a fair share is {100 / players:.0f}%); average score {hero} {hero_mean:.1f}, {field} {field_mean:.1f} "
+          f"(x{hero_mean / max(field_mean, 1e-9):.2f})")
+
+
+def solo(games: int) -> None:
+    game = registry.get("deole")
+    sides = ("blue", "yellow", "green", "red")
+    for level in ("easy", "normal", "hard"):
+        won = 0
+        for n in range(games):
+            state = game.setup(1, {"side": sides[n % 4]}, 3000 + n)
+            players = [player("deole", level, n)]
+            while not game.is_over(state):
+                start = time.perf_counter()
+                action = players[0].choose(game, state, 0)
+                TIMES[("deole", level)].append(time.perf_counter() - start)
+                game.apply(state, 0, action)
+            won += bool(game.result(state).extra.get("won"))
+        print(f"  solo {level}: won {rate(won, games)} of {games} voyages")
+
+
+def main() -> None:
+    global HARD_SECONDS
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--trails2", type=int, default=20, help="Trails 2p base games, hard vs normal")
+    parser.add_argument("--easy2", type=int, default=40, help="Trails 2p base games, normal vs easy")
+    parser.add_argument("--trails4", type=int, default=8, help="Trails 4p all expansions, hard vs 3 normal")
+    parser.add_argument("--deole3", type=int, default=10, help="Déole 3p games, hard vs 2 easy")
+    parser.add_argument("--solo", type=int, default=40, help="Déole solo voyages per level")
+    parser.add_argument("--hard-seconds", type=float, default=HARD_SECONDS, help="hard's budget per decision")
+    args = parser.parse_args()
+    HARD_SECONDS = args.hard_seconds
+    started = time.perf_counter()
+    print("Trails & Fortresses, 2 players, base game:")
+    if args.trails2:
+        duel("trails", "hard", "normal", {}, args.trails2)
+    if args.easy2:
+        duel("trails", "normal", "easy", {}, args.easy2)
+    if args.trails4:
+        print("Trails & Fortresses, 4 players, river + inns + traders:")
+        against_field("trails", "hard", "normal", 4, {"expansions": "river,inns,traders"}, args.trails4)
+    print("Déole:")
+    if args.deole3:
+        against_field("deole", "hard", "easy", 3, {}, args.deole3)
+    if args.solo:
+        solo(args.solo)
+    print("Decision time per level (ms, one process):")
+    for (key, level), times in sorted(TIMES.items()):
+        times.sort()
+        print(f"  {key:7} {level:7} median {1000 * statistics.median(times):7.1f}  "
+              f"p99 {1000 * times[int(0.99 * (len(times) - 1))]:7.1f}  ({len(times)} decisions)")
+    print(f"({time.perf_counter() - started:.0f} s in all)")
+
+
+if __name__ == "__main__":
+    main()
