@@ -119,3 +119,20 @@ async def test_a_failing_worker_leaves_a_normal_move(store, caplog):
         service.ai.close()
     assert [seat for seat, _ in outcome.moves][-1] == 1 and outcome.next_seats == [0]
     assert "the hard AI failed" in caplog.text
+
+
+async def test_a_timeout_plays_the_rules_default_not_the_ai(store):
+    """A human who runs out of time at a table with an AI seat gets the rules' default turn (Trails: the
+    first legal placement, no figure), not an AI's choice; the AI then plays its own turn."""
+    now = [1000.0]
+    service = TableService(store, clock=lambda: now[0])
+    await service.create(1, A, "trails", ALICE, "alice", seed=human_first_seed())
+    await service.add_ai(A, ALICE, "normal")
+    await service.start(A, ALICE)
+    table = service.table(A)
+    expected = table.game.format(table.game.default_action(table.state, 0))
+    now[0] = table.record.deadline + 1
+    outcome = await service.expire(A)
+    assert outcome is not None and outcome.timeout == "default"
+    assert [text for seat, text in outcome.moves if seat == 0] == [expected, "confirm"]
+    assert [seat for seat, _ in outcome.moves][-1] == 1 and outcome.next_seats == [0]
