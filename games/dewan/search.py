@@ -128,7 +128,6 @@ class Grid:
     water_runs: dict[int, int] = field(default_factory=dict[int, int])  # water hexes -> their whole runs
     # balls[r][bit]: the hexes a route standing on that hex can still reach with r more items (any cards)
     balls: list[tuple[int, ...]] = field(default_factory=list[tuple[int, ...]])
-    onward: list[list[int]] = field(default_factory=list[list[int]])  # bit -> the bits one step off it or its run
     distances: dict[str, tuple[int, dict[str, int]]] = field(default_factory=dict[str, tuple[int, dict[str, int]]])
 
     def neighbours(self, hexes: int) -> int:
@@ -163,22 +162,24 @@ class Grid:
         return whole
 
     def reach(self, items: int) -> tuple[int, ...]:
-        """Bit -> the hexes a route standing there reaches with ``items`` more cost items, whatever the cards
-        (a hex crossed or arrived on costs one, a water run one for the whole run)."""
+        """Bit -> the hexes a route standing there reaches with ``items`` more cost items (at most
+        ``D.MAX_ROUTE_ITEMS``), whatever the cards (a hex crossed or arrived on costs one, a water run one
+        for the whole run)."""
         balls = self.balls
-        if not balls:
+        if not balls:  # built whole, then published at once: AI threads may share the map
             water = self.kinds[WATER]
             own = tuple(self.runs(1 << i) if (water >> i) & 1 else 1 << i for i in range(len(self.hexes)))
-            balls.append(own)
-            self.onward = [self.bits(self.neighbours(mask) & ~mask) for mask in own]
-        while len(balls) <= items:  # one item more: the balls of the hexes one step on, from here or its run
-            last = balls[-1]
-            grown: list[int] = []
-            for start, onward in zip(balls[0], self.onward, strict=True):
-                for g in onward:
-                    start |= last[g]
-                grown.append(start)
-            balls.append(tuple(grown))
+            onward = [self.bits(self.neighbours(mask) & ~mask) for mask in own]
+            balls = [own]
+            for _ in range(D.MAX_ROUTE_ITEMS):  # one item more: the balls of the hexes one step on
+                last = balls[-1]
+                grown: list[int] = []
+                for start, steps in zip(own, onward, strict=True):
+                    for g in steps:
+                        start |= last[g]
+                    grown.append(start)
+                balls.append(tuple(grown))
+            self.balls = balls
         return balls[items]
 
     @staticmethod
