@@ -72,9 +72,10 @@ def _match(needs: list[str], providers: list[frozenset[str]]) -> bool:
     return len(needs) <= len(providers) and all(augment(i, set()) for i in range(len(needs)))
 
 
-def _position(state: DewanState, seat: int) -> tuple[tuple[str, ...], tuple[tuple[str, int], ...]]:
-    """What a placement search depends on besides the map: the seat's hand and every camp."""
-    return tuple(state.seats[seat]["hand"]), tuple(state.camps.items())
+def _position(state: DewanState, seat: int) -> tuple[tuple[str, ...], tuple[str, ...], tuple[int, ...]]:
+    """What a placement search depends on besides the map: the seat's hand and every camp (hexes, owners)."""
+    camps = state.camps
+    return tuple(state.seats[seat]["hand"]), tuple(camps), tuple(camps.values())
 
 
 def _split(picks: list[Pick]) -> tuple[tuple[str, ...], tuple[tuple[int, tuple[str, ...]], ...]]:
