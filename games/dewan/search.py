@@ -227,6 +227,7 @@ class Grid:
 
 @lru_cache(maxsize=64)  # a map per table: keep the recent ones
 def grid_of(players: int, layout: Layout) -> Grid:
+    """The search's view of a map (see ``Grid``), built once per layout."""
     board = build(players, layout)
     hexes = board.labels
     bit = {h: i for i, h in enumerate(hexes)}
@@ -248,8 +249,6 @@ def grid_of(players: int, layout: Layout) -> Grid:
 _SLACK_GUARD = sum(1 << (4 * i + 3) for i in range(32))
 _SLACK_ONES = sum(1 << (4 * i) for i in range(32))
 _SLACK_DEMAND = tuple(sum(((d >> (_SET_WIDTH * i)) & 1) << (4 * i) for i in range(32)) for d in DEMAND)
-
-
 _SLACK_ROOM = {c: sum(((r >> (_SET_WIDTH * i)) & 1) << (4 * i) for i in range(32)) for c, r in _ROOM.items()}
 
 
