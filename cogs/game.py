@@ -571,12 +571,13 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
             elif record.deadline is not None:
                 when = discord.utils.format_dt(datetime.fromtimestamp(record.deadline, tz=UTC), "R")
                 lines.append(t(locale, "clock.deadline", when=when))
+            shown = standing_names(table, locale)  # an AI seat with its level
             for seat in table.seats:  # who is out, who is played by the AI, pauses left
                 notes = [t(locale, key) for key, on in (("game.status_out", seat.eliminated),
                                                         ("game.status_ai", seat.is_ai)) if on]
                 pauses = PAUSES_PER_PLAYER - seat.pauses_used
                 notes.append(t(locale, "game.status_pauses", count=pauses))
-                lines.append(f"{seat.position + 1}. {seat.display}: {', '.join(notes)}")
+                lines.append(f"{seat.position + 1}. {shown[seat.position]}: {', '.join(notes)}")
             text = "\n".join(lines)
         await answer(interaction, text)
 

@@ -1,5 +1,5 @@
 """AI levels through the real bot over the fake Discord: ``/game ai add level:hard`` seats a hard AI that the
-lobby and the standings name with its level (in English and in Russian), a level that does not exist is
+lobby, the standings and /game status name with its level (in English and in Russian), a level that does not exist is
 refused privately in the reader's language, and the hard AI plays its Trails turns (searching in a worker
 process) inside the human's commit: the board after Alice's turn is hers again."""
 
@@ -27,6 +27,8 @@ async def test_a_hard_ai_seat_is_added_named_and_plays(fake, world, make_bot):
     assert [(s.display, s.ai_level) for s in table.seats] == [("Alice", None), ("AI 1", "hard")]
 
     board = await start_table(fake, lobby, world.alice, channel)
+    status = await (await fake.slash("/game status", user=world.bob, channel=channel)).reply()
+    assert "2. AI 1 · Bot (hard): AI" in status.content
     for _ in range(2):  # two of Alice's turns, each answered by the AI's whole turn
         assert board.mentions == [world.alice.id]
         assert "AI 1 · Bot (hard)" in board.text  # the standings name the level
