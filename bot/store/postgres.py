@@ -14,13 +14,14 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from importlib import resources
 from typing import Any, TypeVar
 
 import asyncpg
 
 from bot.store.base import (
+    IndexRow,
     PlayerGame,
     RatingLine,
     Recovery,
@@ -38,7 +39,7 @@ Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy  # a plain co
 # Any fixed number: every process of the bot takes this lock to migrate, so two starting together migrate once.
 MIGRATION_LOCK = 0x504243_4D4947  # "PBC" "MIG"
 CONNECT_TIMEOUT = 10  # seconds: an unreachable server is one clear line at start, not a hang
-SNAPSHOT_NOW_TIMEOUT = 30.0
+RECOVERY_TIMEOUT = 30.0
 
 TABLE_COLUMNS = (
     "t.id, t.guild_id, t.channel_id, t.game, t.options, t.status, t.host_id, t.seed, t.created_at, t.finished_at,"
@@ -64,12 +65,56 @@ def safe_url(url: str) -> str:
     return f"{scheme}{sep}{credentials.split(':', 1)[0]}@{host}"
 
 
-class _RecoveryReader:
-    """``recovery_now`` is synchronous (a state is rebuilt wherever it is first used, also in plain code), and
+async def _read_tables(connection: Connection, where: str, args: tuple[Any, ...],
+                       snapshots: bool = False) -> list[TableRecord]:
+    """The tables matching ``where`` (SQL on ``game_tables`` as ``t``), with their seats, in two queries
+    whatever their number (and the version of their latest snapshot, if asked)."""
+    snapshot_column = ", s.version" if snapshots else ", NULL::integer"
+    snapshot_join = " LEFT JOIN snapshots s ON s.table_id = t.id" if snapshots else ""
+    rows = await connection.fetch(
+        f"SELECT {TABLE_COLUMNS}{snapshot_column} FROM game_tables t{snapshot_join} WHERE {where}", *args)
+    tables: list[TableRecord] = []
+    for row in rows:
+        try:
+            record = TableRecord(row[0], row[1], row[2], row[3], json.loads(row[4]), *row[5:10],
+                                 turn_seconds=row[10], deadline=row[11], paused_at=row[12], paused_by=row[13],
+                                 time_left=row[14], reminders_sent=row[15], settings=json.loads(row[16]),
+                                 held_events=json.loads(row[17]), board_due=bool(row[18]), lobby_message_id=row[19],
+                                 version=row[20], snapshot_version=row[21])
+        except (TypeError, ValueError) as error:  # one bad row is reported with its table, not raised
+            record = TableRecord(row[0], row[1], row[2], str(row[3]), {}, row[5], row[6], 0, 0.0,
+                                 load_error=f"unreadable row: {error}")
+        tables.append(record)
+    if tables:
+        by_id = {record.id: record for record in tables}
+        for s in await connection.fetch(
+            "SELECT table_id, position, user_id, display, color, eliminated, timeouts, pauses_used, ai_level"
+            " FROM seats WHERE table_id = ANY($1::bigint[]) ORDER BY table_id, position", list(by_id),
+        ):
+            by_id[s[0]].seats.append(Seat(s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8]))
+    return tables
+
+
+async def _recovery(connection: Connection, table_id: int) -> Recovery | None:
+    row = await connection.fetchrow(
+        "SELECT t.version, s.version, s.state FROM game_tables t JOIN snapshots s ON s.table_id = t.id"
+        " WHERE t.id = $1", table_id)
+    if row is None:
+        return None
+    version, snapshot_version, state = row
+    moves = await connection.fetch(
+        "SELECT seat, action FROM moves WHERE table_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq",
+        table_id, snapshot_version, version)
+    return Recovery(version, snapshot_version, state, [(move[0], move[1]) for move in moves])
+
+
+class _BlockingReader:
+    """``recovery_now`` and ``table_record_now`` are synchronous (a table is read wherever it is first used, also
+    in plain code), and
     asyncpg has no blocking API. So a dedicated thread runs its own event loop with its own connection, and the
-    caller waits for one read by primary key there (about a network round trip, like SQLite's file read). A cache
-    filled by the async reads was the other choice; it would keep every active table's state in memory, which the
-    service's lazy loading exists to avoid."""
+    caller waits for a few reads by key there, in one transaction (about a millisecond, like SQLite's file read).
+    A cache filled by the async reads was the other choice; it would keep every active table's state in memory,
+    which the service's lazy loading exists to avoid."""
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -77,35 +122,28 @@ class _RecoveryReader:
         self._thread: threading.Thread | None = None
         self._connection: Connection | None = None
         self._start = threading.Lock()
+        self._reading = threading.Lock()  # one query at a time on the one connection, whichever thread asks
 
     def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         with self._start:
             if self._loop is None:
                 loop = asyncio.new_event_loop()
-                self._thread = threading.Thread(target=loop.run_forever, name="snapshot-reader", daemon=True)
+                self._thread = threading.Thread(target=loop.run_forever, name="recovery-reader", daemon=True)
                 self._thread.start()
                 self._loop = loop
-        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(SNAPSHOT_NOW_TIMEOUT)
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result(RECOVERY_TIMEOUT)
 
-    async def _read(self, table_id: int) -> Recovery | None:
+    async def _in_transaction(self, work: Callable[[Connection], Awaitable[T]]) -> T:
         connection = self._connection
         if connection is None or connection.is_closed():
             connection = self._connection = await asyncpg.connect(self.url, timeout=CONNECT_TIMEOUT)
-        # One repeatable-read transaction: the snapshot and the log as of the same commit.
+        # One repeatable-read transaction: what is read belongs to the same commit (a snapshot and its log).
         async with connection.transaction(isolation="repeatable_read", readonly=True):
-            row = await connection.fetchrow(
-                "SELECT t.version, s.version, s.state FROM game_tables t JOIN snapshots s ON s.table_id = t.id"
-                " WHERE t.id = $1", table_id)
-            if row is None:
-                return None
-            version, snapshot_version, state = row
-            moves = await connection.fetch(
-                "SELECT seat, action FROM moves WHERE table_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq",
-                table_id, snapshot_version, version)
-        return Recovery(version, snapshot_version, state, [(move[0], move[1]) for move in moves])
+            return await work(connection)
 
-    def read(self, table_id: int) -> Recovery | None:
-        return self._run(self._read(table_id))
+    def read(self, work: Callable[[Connection], Awaitable[T]]) -> T:
+        with self._reading:
+            return self._run(self._in_transaction(work))
 
     def close(self) -> None:
         if self._loop is None:
@@ -131,7 +169,7 @@ class PostgresStore(Store):
         self.url = url
         self.pool_size = pool_size
         self._pool: asyncpg.Pool | None = None
-        self._reader = _RecoveryReader(url)
+        self._reader = _BlockingReader(url)
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -240,34 +278,16 @@ class PostgresStore(Store):
                             status, finished_at, table_id)
 
     async def _tables(self, where: str, args: tuple[Any, ...], snapshots: bool = False) -> list[TableRecord]:
-        """The tables matching ``where`` (SQL on ``game_tables`` as ``t``), with their seats, in two queries
-        whatever their number (and the version of their latest snapshot, if asked)."""
-        snapshot_column = ", s.version" if snapshots else ", NULL::integer"
-        snapshot_join = " LEFT JOIN snapshots s ON s.table_id = t.id" if snapshots else ""
+        async with self.pool.acquire() as connection:
+            return await _read_tables(connection, where, args, snapshots)
+
+    async def table_index(self) -> list[IndexRow]:
         async with self.pool.acquire() as connection:
             rows = await connection.fetch(
-                f"SELECT {TABLE_COLUMNS}{snapshot_column} FROM game_tables t{snapshot_join} WHERE {where}", *args)
-            tables: list[TableRecord] = []
-            for row in rows:
-                try:
-                    record = TableRecord(row[0], row[1], row[2], row[3], json.loads(row[4]), *row[5:10],
-                                         turn_seconds=row[10], deadline=row[11], paused_at=row[12],
-                                         paused_by=row[13], time_left=row[14], reminders_sent=row[15],
-                                         settings=json.loads(row[16]), held_events=json.loads(row[17]),
-                                         board_due=bool(row[18]), lobby_message_id=row[19], version=row[20],
-                                         snapshot_version=row[21])
-                except (TypeError, ValueError) as error:  # one bad row is reported with its table, not raised
-                    record = TableRecord(row[0], row[1], row[2], str(row[3]), {}, row[5], row[6], 0, 0.0,
-                                         load_error=f"unreadable row: {error}")
-                tables.append(record)
-            if tables:
-                by_id = {record.id: record for record in tables}
-                for s in await connection.fetch(
-                    "SELECT table_id, position, user_id, display, color, eliminated, timeouts, pauses_used, ai_level"
-                    " FROM seats WHERE table_id = ANY($1::bigint[]) ORDER BY table_id, position", list(by_id),
-                ):
-                    by_id[s[0]].seats.append(Seat(s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8]))
-        return tables
+                "SELECT id, guild_id, channel_id, game, status, host_id, version, board_due, deadline, turn_seconds,"
+                " reminders_sent, settings FROM game_tables WHERE status IN ('lobby', 'playing') OR board_due"
+                " ORDER BY id")
+        return [IndexRow._make(row) for row in rows]
 
     async def active_tables(self) -> list[TableRecord]:
         return await self._tables("t.status IN ('lobby', 'playing') OR t.board_due ORDER BY t.id", (),
@@ -365,7 +385,11 @@ class PostgresStore(Store):
             paused_at, paused_by, time_left, deadline, table_id)
 
     def recovery_now(self, table_id: int) -> Recovery | None:
-        return self._reader.read(table_id)
+        return self._reader.read(lambda connection: _recovery(connection, table_id))
+
+    def table_record_now(self, table_id: int) -> TableRecord | None:
+        tables = self._reader.read(lambda connection: _read_tables(connection, "t.id = $1", (table_id,), True))
+        return tables[0] if tables else None
 
     async def snapshot(self, table_id: int) -> tuple[int, str] | None:
         async with self.pool.acquire() as connection:

@@ -278,3 +278,42 @@ def test_without_postgresql_its_tests_skip_with_the_reason_or_fail_under_ci(tmp_
     assert "PostgreSQL is not reachable at postgresql://postgres@127.0.0.1:1/postgres" in laptop.stdout
     ci = subprocess.run(command, env=env | {"CI": "true"}, cwd=root, capture_output=True, text=True, timeout=120)
     assert ci.returncode != 0 and "CI must run the PostgreSQL tests" in ci.stdout, ci.stdout
+
+
+async def test_tables_read_at_once_from_several_threads(target):
+    """A table is read wherever it is first used: reads from several threads at once each get theirs."""
+    store = await open_store(target)
+    ids = []
+    for channel in range(6):
+        record = await store.create_table(1, 100 + channel, "nim", {}, 100, 1, 0.0)
+        await store.start_game(record.id, [Seat(0, 100, "a")], f"state {channel}")
+        ids.append(record.id)
+    found = await asyncio.gather(*(asyncio.to_thread(store.recovery_now, table_id) for table_id in ids * 3))
+    assert [r.state if r else None for r in found] == [f"state {n}" for n in range(6)] * 3
+    records = await asyncio.gather(*(asyncio.to_thread(store.table_record_now, table_id) for table_id in ids * 2))
+    assert [r.channel_id if r else None for r in records] == [100 + n for n in range(6)] * 2
+    await store.close()
+
+
+async def test_the_index_read_at_start_and_a_record_read_on_first_use(target):
+    store = await open_store(target)
+    big = 1 << 60
+    lobby = await store.create_table(big, 10, "nim", {"pile": "9"}, 100, 1, 0.0, turn_seconds=600,
+                                     settings={"timeout": "kick"})
+    playing = await store.create_table(None, 11, "nim", {}, 101, 2, 1.0)
+    await store.start_game(playing.id, [Seat(0, 101, "a"), Seat(1, None, "AI", ai_level="easy")], "s0")
+    await store.commit_moves(playing.id, 0, [(0, "take 1")], None, 2.0, clock=(500.5, 1, None), board_due=False)
+    over = await store.create_table(1, 12, "nim", {}, 102, 3, 1.0)
+    await store.set_status(over.id, "finished", 3.0)
+    index = await store.table_index()
+    assert [tuple(row) for row in index] == [
+        (lobby.id, big, 10, "nim", "lobby", 100, None, False, None, 600, 0, '{"timeout": "kick"}'),
+        (playing.id, None, 11, "nim", "playing", 101, 1, False, 500.5, 86400, 1, "{}")]
+    record = store.table_record_now(playing.id)
+    assert record is not None
+    later = await store.table_record(playing.id)
+    assert later is not None and record.seats == later.seats and record.options == later.options
+    assert (record.version, record.snapshot_version, record.deadline) == (1, 0, 500.5)
+    assert [s.ai_level for s in record.seats] == [None, "easy"]
+    assert store.table_record_now(over.id + 1) is None
+    await store.close()
