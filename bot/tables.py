@@ -28,7 +28,7 @@ from bot import ratings
 from bot.i18n import LOCALES
 from bot.store import Seat, Store, TableRecord, VersionConflict
 from games import registry
-from games.ai import DEFAULT_LEVEL, LEVELS, forward_actions, make_player
+from games.ai import DEFAULT_LEVEL, LEVELS, forward_actions, make_player, plan_of
 from games.core import AnyGame, Event, IllegalAction
 
 log = logging.getLogger(__name__)
@@ -258,13 +258,14 @@ HARD_AI_SECONDS = 0.8  # the search budget of a hard AI's decision (it stops at 
 AI_WORKER_GRACE = 10.0  # beyond the budget, before a late worker is given up for a normal decision
 
 
-def think_in_worker(key: str, level: str, seed: int, state_json: str, seat: int, seconds: float) -> str:
-    """An AI decision in a worker process: the state as the engine's JSON in, the action's notation out."""
+def think_in_worker(key: str, level: str, seed: int, state_json: str, seat: int, seconds: float) -> list[str]:
+    """An AI decision in a worker process: the state as the engine's JSON in, the notation of the steps it
+    means to play out (the rest of its turn if it plans one, else one step)."""
     game = registry.get(key)
     state = game.from_json(json.loads(state_json))
     end = time.monotonic() + seconds
     player = make_player(key, level, seed, deadline=lambda: time.monotonic() >= end)
-    return game.format(player.choose(game, state, seat))
+    return [game.format(action) for action in plan_of(player, game, state, seat)]
 
 
 class AIThinker:
@@ -273,7 +274,7 @@ class AIThinker:
     another's AI; the lighter levels in a thread. ``worker`` is the function the processes run."""
 
     def __init__(self, processes: int | None = None, hard_seconds: float = HARD_AI_SECONDS,
-                 worker: Callable[[str, str, int, str, int, float], str] = think_in_worker) -> None:
+                 worker: Callable[[str, str, int, str, int, float], list[str]] = think_in_worker) -> None:
         self.processes = processes or os.cpu_count() or 1
         self.hard_seconds = hard_seconds
         self.worker = worker
@@ -285,26 +286,27 @@ class AIThinker:
             self._pool = ProcessPoolExecutor(self.processes, mp_context=multiprocessing.get_context("forkserver"))
         return self._pool
 
-    async def choose(self, game: AnyGame, state: Any, seat: int, level: str, seed: int) -> Any:
-        """The AI's legal action for ``seat``. The state is only read (nothing changes it while the table is
-        locked). A worker that fails or misses its deadline is logged and a normal decision is played instead."""
+    async def steps(self, game: AnyGame, state: Any, seat: int, level: str, seed: int) -> list[Any]:
+        """The steps the AI of ``seat`` means to play, the first legal now (the caller checks the others as it
+        plays them). The state is only read (nothing changes it while the table is locked). A worker that
+        fails or misses its deadline is logged and a normal decision is played instead."""
         if level == "hard" and len(forward_actions(game, state, seat)) > 1:
             text = json.dumps(game.to_json(state))
             loop = asyncio.get_running_loop()
             try:
-                notation = await asyncio.wait_for(
+                notations = await asyncio.wait_for(
                     loop.run_in_executor(self._executor(), self.worker, game.key, level, seed, text, seat,
                                          self.hard_seconds),
                     self.hard_seconds + AI_WORKER_GRACE)
-                action = game.parse(notation)
-                if action in game.legal_actions(state, seat):
-                    return action
-                log.error("%s: the hard AI chose %r, not a legal action; normal plays", game.key, notation)
+                actions = [game.parse(notation) for notation in notations]
+                if actions and actions[0] in game.legal_actions(state, seat):
+                    return actions
+                log.error("%s: the hard AI chose %r, not a legal action; normal plays", game.key, notations)
             except Exception as error:  # a broken pool, a worker past its deadline: the table goes on
                 log.error("%s: the hard AI failed (%s: %s); normal plays", game.key, type(error).__name__, error)
             level = DEFAULT_LEVEL
         player = make_player(game.key, level, seed)
-        return await asyncio.to_thread(player.choose, game, state, seat)
+        return [await asyncio.to_thread(player.choose, game, state, seat)]
 
     def close(self) -> None:
         if self._pool is not None:
@@ -890,10 +892,13 @@ class TableService:
             # The AI thinks off the event loop (a worker process for hard, else a thread): other tables go
             # on meanwhile. Seeded by the position, so a replay of the table decides the same.
             level = by_position[ai_seat].ai_level or DEFAULT_LEVEL
-            action = await self.ai.choose(game, working, ai_seat, level,
-                                          table.record.seed + table.version + len(moves))
-            events += [(ai_seat, e) for e in game.apply(working, ai_seat, action)]
-            moves.append((ai_seat, game.format(action)))
+            planned = await self.ai.steps(game, working, ai_seat, level, table.record.seed + table.version + len(moves))
+            for number, action in enumerate(planned):
+                if number and (game.is_over(working) or game.to_act(working) != [ai_seat]
+                               or action not in game.legal_actions(working, ai_seat)):
+                    break  # the rest of a plan that no longer fits: the AI is asked again
+                events += [(ai_seat, e) for e in game.apply(working, ai_seat, action)]
+                moves.append((ai_seat, game.format(action)))
         finished = game.is_over(working)
         after = turn_key(game, working)
         new_turn = finished or after != before

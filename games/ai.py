@@ -77,7 +77,9 @@ class GreedyAI:
 
 class Player(Protocol):
     """An AI seat: picks one legal action of ``seat`` (a step of its turn; it is asked again for the next). Typed
-    loosely: a game's own players take its own game and state types."""
+    loosely: a game's own players take its own game and state types. A player that searches may also offer
+    ``plan(game, state, seat) -> list[action]``: the rest of its turn, so the bot plays it without asking
+    (and searching) again at every step; ``plan_of`` asks for it."""
 
     def choose(self, game: Any, state: Any, seat: Seat) -> Any: ...
 
@@ -188,6 +190,12 @@ def game_levels(key: str) -> Mapping[str, Factory]:
     if registry.has(key) and (module := registry.entry(key).ai) is not None:
         own = importlib.import_module(module).LEVELS
     return {**GENERIC, **own}
+
+
+def plan_of(player: Player, game: Game[S, A], state: S, seat: Seat) -> list[A]:
+    """The steps ``player`` means to play from here: its ``plan`` if it has one, else its one choice."""
+    plan: Callable[[Game[S, A], S, Seat], list[A]] | None = getattr(player, "plan", None)
+    return plan(game, state, seat) if plan is not None else [player.choose(game, state, seat)]
 
 
 def make_player(key: str, level: str, seed: int, deadline: Deadline | None = None) -> Player:

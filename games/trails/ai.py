@@ -387,6 +387,14 @@ def step_towards(state: TrailsState, turn: Turn) -> TrailsAction:
     return CONFIRM
 
 
+def turn_steps(state: TrailsState, turn: Turn) -> list[TrailsAction]:
+    """The steps that play ``turn`` from the step the turn is at: the placement (unless laid), the figure if
+    any, the confirmation."""
+    chosen_place, chosen = turn
+    steps: list[TrailsAction] = [chosen_place] if state.phase == "place" else []
+    return [*steps, *([chosen] if chosen is not None else []), CONFIRM]
+
+
 class NormalAI:
     """One turn ahead with the evaluator: the best placement and figure, played step by step."""
 
@@ -430,12 +438,20 @@ class HardAI:
         self.plies = plies
 
     def choose(self, game: TrailsGame, state: TrailsState, seat: Seat) -> TrailsAction:
+        return self.plan(game, state, seat)[0]
+
+    def plan(self, game: TrailsGame, state: TrailsState, seat: Seat) -> list[TrailsAction]:
+        """The rest of the chosen turn, step by step from the step it is at (the bot plays them all without
+        asking again: one search per turn)."""
         if state.phase == "confirm":
-            return CONFIRM
+            return [CONFIRM]
+        return turn_steps(state, self._best(game, state, seat))
+
+    def _best(self, game: TrailsGame, state: TrailsState, seat: Seat) -> Turn:
         ranked = ranked_turns(state, seat, self.rng)
         best = ranked[: self.width]
         if len(best) == 1 or len(state.deck) == 0:
-            return step_towards(state, best[0][1])
+            return best[0][1]
         plies = self.plies if self.plies is not None else state.players
         frozen = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
         sums = [0.0] * len(best)
@@ -459,7 +475,7 @@ class HardAI:
                 sums[index] += Evaluator(trial).position(seat)
                 counts[index] += 1
         scored = [(sums[i] / counts[i] if counts[i] else float("-inf"), best[i][0], i) for i in range(len(best))]
-        return step_towards(state, best[max(scored)[2]][1])
+        return best[max(scored)[2]][1]
 
 
 def _easy(seed: int, deadline: Deadline | None) -> EasyAI:

@@ -163,3 +163,18 @@ def test_deole_hard_outscores_easy_in_three_players() -> None:
         hard += scores[0]
         easy += (scores[1] + scores[2]) / 2
     assert hard > easy, (hard, easy)
+
+
+def test_trails_hard_plans_its_whole_turn() -> None:
+    """Hard searches once per turn: its plan plays the whole turn legally, and its first step is its choice."""
+    game = registry.get("trails")
+    for state in positions("trails", 2, seed=6, every=21, limit=4):
+        seat = game.to_act(state)[0]
+        turn = game.turn_number(state)
+        plan = HardAI(3, deadline=spent).plan(game, state, seat)
+        assert game.format(plan[0]) == game.format(HardAI(3, deadline=spent).choose(game, state, seat))
+        assert game.format(plan[-1]) == "confirm"
+        for action in plan:
+            assert game.turn_number(state) == turn
+            game.apply(state, seat, action)
+        assert game.turn_number(state) == turn + 1
