@@ -54,8 +54,8 @@ async def fill(path: str, tables: int, snapshot: str) -> None:
     now = time.time()
     db.executemany(
         "INSERT INTO game_tables (id, guild_id, channel_id, game, options, status, host_id, seed, created_at,"
-        " turn_seconds, deadline, reminders_sent)"  # 1 h left of a day: this turn's reminders went out already
-        " VALUES (?, 1, ?, 'trails', '{}', 'playing', 1, 1, 0, 86400, ?, 2)",
+        " turn_seconds, deadline, reminders_sent, version)"  # 1 h left of a day: this turn's reminders went out
+        " VALUES (?, 1, ?, 'trails', '{}', 'playing', 1, 1, 0, 86400, ?, 2, 60)",
         [(i, 10_000 + i, now + 3600 + i) for i in range(1, tables + 1)])
     db.executemany("INSERT INTO seats (table_id, position, user_id, display) VALUES (?, ?, ?, ?)",
                    [(i, p, 100 + p, f"p{p}") for i in range(1, tables + 1) for p in (0, 1)])

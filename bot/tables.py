@@ -27,6 +27,7 @@ from typing import Any
 from bot import ratings
 from bot.i18n import LOCALES
 from bot.store import Seat, Store, TableRecord, VersionConflict
+from bot.store.base import IndexRow
 from games import registry
 from games.ai import DEFAULT_LEVEL, LEVELS, forward_actions, make_player, plan_of
 from games.core import AnyGame, Event, IllegalAction
@@ -44,28 +45,56 @@ class TableError(Exception):
 
 class Table:
     """A table in the service's cache: its record, its game, and the engine state once playing. A table
-    loaded at start reads and decodes its state on first use (``loader``), and an idle one may let it go
-    again (``unload``), so the bot is online at once however many tables are stored, and only the tables in
-    use take memory (decoding a late Trails game replays every tile)."""
+    indexed at start reads its record on first use (``read_record``) and rebuilds its state on first use
+    (``loader``: the latest snapshot and the moves logged after it), and an idle one may let its state go again
+    (``unload``), so the bot is online at once however many tables are stored, and only the tables in use
+    take memory (decoding a late Trails game replays every tile)."""
 
-    __slots__ = ("_state", "game", "loader", "lock", "on_decode", "record", "version")
+    __slots__ = ("_record", "_state", "game", "index", "loader", "lock", "on_decode", "read_record",
+                 "snapshot_version", "version")
 
-    def __init__(self, record: TableRecord, game: AnyGame, state: Any = None, version: int = 0,
-                 loader: Callable[[], str | None] | None = None) -> None:
-        self.record, self.game, self.version = record, game, version
+    def __init__(self, record: TableRecord | None, game: AnyGame, state: Any = None, version: int = 0,
+                 loader: Callable[[], Any] | None = None, snapshot_version: int = 0,
+                 index: IndexRow | None = None, read_record: Callable[[], TableRecord] | None = None) -> None:
+        self._record, self.game, self.version = record, game, version
+        self.index = index  # what start-up read of the table (when its record is read on first use)
+        self.read_record = read_record
+        self.snapshot_version = snapshot_version  # moves in the stored snapshot (the rest are replayed)
         self._state = state
-        self.loader = loader  # the stored snapshot's JSON, read now
+        self.loader = loader  # the state rebuilt from the store, now
         self.on_decode: Callable[[Table], None] = lambda table: None
         self.lock = asyncio.Lock()
+
+    @property
+    def record(self) -> TableRecord:
+        if self._record is None:
+            if self.read_record is None:
+                raise RuntimeError("a table with neither a record nor a way to read it")
+            self._record = self.read_record()
+        return self._record
+
+    @record.setter
+    def record(self, value: TableRecord) -> None:
+        self._record = value
+
+    @property
+    def board_due(self) -> bool:
+        """Whether the latest board is still to be posted (without reading the record, if not read yet)."""
+        if self._record is None and self.index is not None:
+            return bool(self.index.board_due)
+        return self.record.board_due
+
+    @property
+    def guild_id(self) -> int | None:
+        if self._record is None and self.index is not None:
+            return self.index.guild_id
+        return self.record.guild_id
 
     @property
     def state(self) -> Any:
         """The engine state (``None`` in the lobby)."""
         if self._state is None and self.loader is not None:
-            text = self.loader()
-            if text is None:
-                raise ValueError("no snapshot of a game in play")
-            self._state = self.game.from_json(json.loads(text))
+            self._state = self.loader()
             self.on_decode(self)
         return self._state
 
@@ -125,10 +154,14 @@ class BrokenTable:
     reason: str
 
 
+LOG_MARK = "@"  # begins the log entries that are not the game's notation (replayed from a snapshot, never)
 ELIMINATED = "@eliminated"  # move-log entry for a seat removed by the clock or a host
 REPLACED_BY_AI = "@replaced_by_ai"  # move-log entry for a seat handed to an AI player instead
 MOVE = "@move"  # a held entry that is a move (in notation), beside the held events
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 30, 14 * 86400
+# A table's snapshot is written every this many moves (and at the end, and with any move the engine cannot
+# replay); the moves between are the log's, replayed on recovery. A move's commit is then one small insert.
+SNAPSHOT_EVERY = 20
 MAX_DECODED_TABLES = 2000  # states of loaded tables kept in memory; idle ones beyond are read again when used
 DEFAULT_TURN_SECONDS = 86400
 PAUSES_PER_PLAYER = 2
@@ -228,6 +261,20 @@ def format_reminders(reminders: tuple[str | int, ...] | None, locale: str = "en"
     if reminders is None:
         return AUTO
     return ",".join(r if isinstance(r, str) else format_duration(r, locale) for r in reminders) or "none"
+
+
+def reminder_schedule(deadline: float | None, turn_seconds: int,
+                      reminders: tuple[str | int, ...] | None) -> list[float]:
+    """The reminder times of a turn ending at ``deadline`` (see ``TableService.reminder_times``)."""
+    if deadline is None:
+        return []
+    if reminders is None:
+        if turn_seconds < REMINDER_MIN_TURN_SECONDS:
+            return []
+        reminders = ("half", 3600) if turn_seconds > 2 * 3600 else ("half",)
+    turn_start = deadline - turn_seconds
+    times = {deadline - (turn_seconds / 2 if isinstance(r, str) else r) for r in reminders}
+    return sorted(x for x in times if x > turn_start)
 
 
 def settings_changes(reminders: str | None = None, timeout: str | None = None, ai_replaces: bool | None = None,
@@ -340,25 +387,65 @@ class TableService:
         self.tables.clear()
         self.broken.clear()
         self.finished_due.clear()
-        for record in await self.store.active_tables():
-            if not self.owns_guild(record.guild_id):
+        self._wakes, self._wake_at = [], {}
+        reminders_of: dict[str, tuple[str | int, ...] | None] = {}  # settings JSON -> reminders (few distinct)
+        for row in await self.store.table_index():
+            if not self.owns_guild(row.guild_id):
+                continue
+            if row.status == "finished":  # only its last board is still due: a few, read whole
+                record = self.store.table_record_now(row.id)
+                if record is not None:
+                    self._set_aside_or_add(record)
                 continue
             try:
-                table = await self._load_table(record)
+                if not registry.has(row.game):
+                    raise LookupError(f"game {row.game!r} is not installed")
+                if row.status == "playing" and row.version is None:
+                    raise ValueError("no snapshot of a game in play")
+                if row.settings not in reminders_of:
+                    reminders_of[row.settings] = TableSettings.from_json(json.loads(row.settings)).reminders
+                reminders = reminders_of[row.settings]
             except Exception as error:  # anything a bad row can raise: one table must not stop the bot
-                reason = f"{type(error).__name__}: {echo(error, 200)}"
-                log.error("table %s (%s) in channel %s set aside: %s", record.id, record.game, record.channel_id,
-                          reason)
-                if record.status != "finished":  # a finished one only loses its last board
-                    self.broken[record.channel_id] = BrokenTable(record.id, record.game, record.host_id, reason)
+                self._set_aside(row.id, row.game, row.channel_id, row.host_id, error)
                 continue
-            if record.status == "finished":
-                self.finished_due.append(table)
-            else:
-                self.tables[record.channel_id] = table
-                self._reschedule(table)
+            table_id = row.id
+            table = Table(None, registry.get(row.game), version=row.version or 0, index=row,
+                          read_record=lambda table_id=table_id: self._read_record(table_id))
+            if row.status == "playing":
+                self._rebuilt_on_use(table)
+            self.tables[row.channel_id] = table
+            pending = reminder_schedule(row.deadline, row.turn_seconds, reminders)[row.reminders_sent:]
+            when = min(pending[0], row.deadline) if pending and row.deadline is not None else row.deadline
+            if when is not None:
+                self._wake_at[row.channel_id] = when
+                self._wakes.append((when, row.channel_id))
+        heapq.heapify(self._wakes)
 
-    async def _load_table(self, record: TableRecord) -> Table:
+    def _read_record(self, table_id: int) -> TableRecord:
+        """The record of a table indexed at start, read on its first use."""
+        record = self.store.table_record_now(table_id)
+        if record is None:
+            raise LookupError(f"table {table_id} is not in the store")
+        if record.load_error:
+            raise ValueError(record.load_error)
+        return record
+
+    def _set_aside(self, table_id: int, game: str, channel_id: int, host_id: int, error: Exception) -> None:
+        reason = f"{type(error).__name__}: {echo(error, 200)}"
+        log.error("table %s (%s) in channel %s set aside: %s", table_id, game, channel_id, reason)
+        self.tables.pop(channel_id, None)
+        self.broken[channel_id] = BrokenTable(table_id, game, host_id, reason)
+
+    def _set_aside_or_add(self, record: TableRecord) -> None:
+        """A finished table whose last board is due, read whole at start."""
+        try:
+            table = self._load_table_now(record)
+        except Exception as error:  # a finished one only loses its last board
+            log.error("finished table %s (%s) set aside: %s", record.id, record.game, echo(error, 200))
+            return
+        self.finished_due.append(table)
+
+    def _load_table_now(self, record: TableRecord) -> Table:
         """A stored table, its state left undecoded until first use (checked here only as far as it is
         cheap: readable JSON of a version the engine knows)."""
         if record.load_error:
@@ -368,12 +455,27 @@ class TableService:
         game = registry.get(record.game)
         if record.status not in ("playing", "finished"):
             return Table(record, game)
-        if record.snapshot_version is None:
+        if record.snapshot_version is None or record.version is None:
             raise ValueError("no snapshot of a game in play")
-        table_id, store = record.id, self.store
-        table = Table(record, game, version=record.snapshot_version, loader=lambda: store.snapshot_now(table_id))
-        table.on_decode = self._decoded
+        table = Table(record, game, version=record.version, snapshot_version=record.snapshot_version)
+        self._rebuilt_on_use(table)
         return table
+
+    def _rebuilt_on_use(self, table: Table) -> None:
+        """The table's state is rebuilt from the store when next used (and may be let go when idle)."""
+        table.loader, table.on_decode = (lambda: self._recover(table)), self._decoded
+
+    def _recover(self, table: Table) -> Any:
+        """The table's state as the store has it: the latest snapshot with the moves logged after it."""
+        recovery = self.store.recovery_now(table.record.id)
+        if recovery is None:
+            raise ValueError("no snapshot of a game in play")
+        game = table.game
+        state = game.from_json(json.loads(recovery.state))
+        for seat, text in recovery.moves:
+            game.apply(state, seat, game.parse(text))
+        table.version, table.snapshot_version = recovery.version, recovery.snapshot_version
+        return state
 
     def _decoded(self, table: Table) -> None:
         """Keep at most ``max_decoded`` tables' states in memory: the least recently decoded idle ones go."""
@@ -388,15 +490,15 @@ class TableService:
 
     def table(self, channel_id: int) -> Table:
         table = self.tables.get(channel_id)
-        if table is not None and table.record.status == "playing":
-            try:
-                table.game.to_act(table.state)  # decoded on first use: a state that cannot be played is broken
+        if table is not None:
+            try:  # read on first use: a record or a state that cannot be played is broken
+                if table.record.status == "playing":
+                    table.game.to_act(table.state)
             except Exception as error:
-                log.error("table %s (%s) in channel %s set aside: %s", table.record.id, table.record.game,
-                          channel_id, echo(error, 200))
-                del self.tables[channel_id]
-                self.broken[channel_id] = BrokenTable(table.record.id, table.record.game, table.record.host_id,
-                                                      echo(error, 200))
+                index = table.index
+                table_id, host_id = (index.id, index.host_id) if index is not None else (
+                    table.record.id, table.record.host_id)
+                self._set_aside(table_id, table.game.key, channel_id, host_id, error)
                 table = None
         if table is None:
             broken = self.broken.get(channel_id)
@@ -526,9 +628,8 @@ class TableService:
             state = table.game.setup(count, table.record.options, table.record.seed)
             # Seats, the first snapshot, "playing" and the first board due: one transaction.
             await self.store.start_game(table.record.id, table.seats, json.dumps(table.game.to_json(state)))
-            table.state, table.version, table.record.status = state, 0, "playing"
-            table_id, store = table.record.id, self.store
-            table.loader, table.on_decode = (lambda: store.snapshot_now(table_id)), self._decoded
+            table.state, table.version, table.snapshot_version, table.record.status = state, 0, 0, "playing"
+            self._rebuilt_on_use(table)
             table.record.board_due = True
             # AI seats that open the game move at once.
             opening = [(0, event) for event in table.game.initial_events(state)]
@@ -592,11 +693,7 @@ class TableService:
 
     async def _restore(self, table: Table) -> None:
         """Back to the state and version the store holds (after a move that changed the live state failed)."""
-        stored = await self.store.snapshot(table.record.id)
-        if stored is None:
-            raise RuntimeError(f"table {table.record.id} has no snapshot to go back to")
-        table.version = stored[0]
-        table.state = table.game.from_json(json.loads(stored[1]))
+        table.state = self._recover(table)
 
     async def expire(self, channel_id: int) -> MoveOutcome | None:
         """The deadline of the seat to move has passed: the first time, the game's default action is
@@ -735,8 +832,10 @@ class TableService:
         """The user's tables in this server where it is their turn, soonest deadline first."""
         found = []
         for table in self.tables.values():
+            if table.guild_id != guild_id:  # other servers' tables are not read
+                continue
             seat = table.seat_of(user_id)
-            if table.record.guild_id != guild_id or seat is None or table.state is None:
+            if seat is None or table.state is None:
                 continue
             if seat.position in table.game.to_act(table.state):
                 found.append((table, table.record.deadline))
@@ -780,16 +879,7 @@ class TableService:
         when the turn is long enough for that to differ; none for short (live) turns. Otherwise the table's
         own list (half time or a time before the deadline), keeping those within the turn."""
         record = table.record
-        if record.deadline is None:
-            return []
-        reminders = table.settings.reminders
-        if reminders is None:
-            if record.turn_seconds < REMINDER_MIN_TURN_SECONDS:
-                return []
-            reminders = ("half", 3600) if record.turn_seconds > 2 * 3600 else ("half",)
-        turn_start = record.deadline - record.turn_seconds
-        times = {record.deadline - (record.turn_seconds / 2 if isinstance(r, str) else r) for r in reminders}
-        return sorted(x for x in times if x > turn_start)
+        return reminder_schedule(record.deadline, record.turn_seconds, table.settings.reminders)
 
     def _next_reminder(self, table: Table) -> float | None:
         pending = self.reminder_times(table)[table.record.reminders_sent:]
@@ -909,15 +999,22 @@ class TableService:
         # tells the turn. (Steps answered privately are held by the cog, if the game wants them told.)
         story = record.held_events + ([[seat, MOVE, {"notation": text}] for seat, text in moves]
                                       + [[seat, e.code, e.params] for seat, e in events] if tell else [])
+        version = table.version + len(moves)
+        # A snapshot every few moves, at the end, and with a move the log cannot replay (a seat removed).
+        snapshot = (finished or version - table.snapshot_version >= SNAPSHOT_EVERY
+                    or any(text.startswith(LOG_MARK) for _seat, text in moves))
         if moves or finished or clock is not None:
             try:
                 table.version = await self.store.commit_moves(
-                    record.id, table.version, moves, json.dumps(game.to_json(working)), self.clock(),
+                    record.id, table.version, moves, json.dumps(game.to_json(working)) if snapshot else None,
+                    self.clock(),
                     status="finished" if finished else None, clock=clock, board_due=True if tell else None,
                     seats=table.seats if seats else None, held_events=story if tell else None,
                 )
             except VersionConflict:
                 raise TableError("already_played") from None
+            if snapshot:
+                table.snapshot_version = table.version
         table.state = working
         if table.loader is not None:
             self._decoded(table)  # in use: the last to let its state go

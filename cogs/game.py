@@ -271,7 +271,7 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
         # Boards due before the restart (a crash after the move's commit, or Discord refusing the post):
         # posted as soon as the bot is connected.
         for table in [*self.service.tables.values(), *self.service.finished_due]:
-            if table.record.board_due and table.state is not None:
+            if table.board_due and table.state is not None:  # the index tells, without reading every record
                 self.schedule_repost(table, "en", at_once=True)
         self.catch_up_ratings()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class VersionConflict(Exception):
@@ -57,6 +57,36 @@ class TableRecord:
     load_error: str | None = None  # the stored row could not be decoded (the table is set aside)
     lobby_message_id: int | None = None  # the lobby message, edited as the table lives
     snapshot_version: int | None = None  # of the latest snapshot of a game in play, as ``active_tables`` reads it
+    version: int | None = None  # moves in the table's log (None before the game starts)
+
+
+@dataclass(frozen=True, slots=True)
+class Recovery:
+    """A table's latest snapshot and the moves logged after it: the state is the snapshot with those moves
+    applied in order (the log is append-only; a snapshot is taken every few moves and at the end)."""
+
+    version: int  # moves in the log
+    snapshot_version: int  # moves already in the snapshot
+    state: str  # the snapshot: the engine's JSON
+    moves: list[tuple[int, str]]  # (seat, notation) logged after the snapshot, in order
+
+
+class IndexRow(NamedTuple):
+    """What the bot reads of every active table at start: enough to route a channel to its table and to
+    know when the clock needs it; the rest of the record is read on first use (``table_record_now``)."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    game: str
+    status: str
+    host_id: int
+    version: int | None
+    board_due: bool
+    deadline: float | None
+    turn_seconds: int
+    reminders_sent: int
+    settings: str  # JSON, as stored
 
 
 class Store(ABC):
@@ -86,6 +116,16 @@ class Store(ABC):
         """Tables in the lobby or playing, and finished ones whose last board is still due."""
 
     @abstractmethod
+    async def table_index(self) -> list[IndexRow]:
+        """One narrow row per table in the lobby or playing, and per finished one whose last board is still
+        due: what start-up reads, so the bot is online at once however many tables are stored."""
+
+    @abstractmethod
+    def table_record_now(self, table_id: int) -> TableRecord | None:
+        """A table with its seats (and its latest snapshot's version), read at once (short blocking reads by
+        key): a table indexed at start is read when first used."""
+
+    @abstractmethod
     async def table_record(self, table_id: int) -> TableRecord | None:
         """A table by its id, whatever its status."""
 
@@ -100,12 +140,13 @@ class Store(ABC):
 
     @abstractmethod
     async def commit_moves(
-        self, table_id: int, expected_version: int, moves: list[tuple[int, str]], state: str, at: float,
+        self, table_id: int, expected_version: int, moves: list[tuple[int, str]], state: str | None, at: float,
         status: str | None = None, clock: tuple[float | None, int, float | None] | None = None,
         board_due: bool | None = None, seats: list[Seat] | None = None, held_events: list[Any] | None = None,
     ) -> int:
-        """Append ``moves`` (seat, notation) and save the snapshot in one transaction, if the stored
-        version is still ``expected_version``; else raise ``VersionConflict``. Returns the new version.
+        """Append ``moves`` (seat, notation) to the log, and save ``state`` as the new snapshot unless it is
+        ``None``, in one transaction, if the stored version is still ``expected_version``; else raise
+        ``VersionConflict``. Returns the new version.
         In the same transaction: the new ``status``, the ``clock`` (deadline, reminders sent, time left while
         paused), whether a board is due, the ``seats`` and what the next board tells (``held_events``), when
         given."""
@@ -135,12 +176,14 @@ class Store(ABC):
                         time_left: float | None, deadline: float | None) -> None: ...
 
     @abstractmethod
-    async def snapshot(self, table_id: int) -> tuple[int, str] | None: ...
+    async def snapshot(self, table_id: int) -> tuple[int, str] | None:
+        """The latest snapshot (version, JSON): taken every few moves, so it may be older than the table."""
 
     @abstractmethod
-    def snapshot_now(self, table_id: int) -> str | None:
-        """The table's latest snapshot, read at once (a short blocking read by primary key): a state is
-        decoded on first use, wherever that use is, and only the tables in use are kept in memory."""
+    def recovery_now(self, table_id: int) -> Recovery | None:
+        """What rebuilds the table's state: its latest snapshot and the moves logged after it, read at once
+        in one read transaction (short blocking reads by key): a state is rebuilt on first use, wherever
+        that use is, and only the tables in use are kept in memory."""
 
     @abstractmethod
     async def get_meta(self, key: str) -> str | None:
