@@ -128,6 +128,7 @@ class PlayByChatBot(commands.Bot):
             self._heartbeat.cancel()
         if self.clock is not None:
             await self.clock.stop()
+        self.tables.ai.close()  # the hard AIs' worker processes: none left behind
         await super().close()
         await self.store.close()
 
