@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import heapq
 import json
 import logging
@@ -268,13 +269,17 @@ def reminder_schedule(deadline: float | None, turn_seconds: int,
     """The reminder times of a turn ending at ``deadline`` (see ``TableService.reminder_times``)."""
     if deadline is None:
         return []
+    return [deadline - before for before in reminder_offsets(turn_seconds, reminders)]
+
+
+def reminder_offsets(turn_seconds: int, reminders: tuple[str | int, ...] | None) -> list[float]:
+    """How long before the deadline each reminder of a turn of ``turn_seconds`` comes, earliest first."""
     if reminders is None:
         if turn_seconds < REMINDER_MIN_TURN_SECONDS:
             return []
         reminders = ("half", 3600) if turn_seconds > 2 * 3600 else ("half",)
-    turn_start = deadline - turn_seconds
-    times = {deadline - (turn_seconds / 2 if isinstance(r, str) else r) for r in reminders}
-    return sorted(x for x in times if x > turn_start)
+    offsets = {turn_seconds / 2 if isinstance(r, str) else r for r in reminders}
+    return sorted((x for x in offsets if x < turn_seconds), reverse=True)
 
 
 def settings_changes(reminders: str | None = None, timeout: str | None = None, ai_replaces: bool | None = None,
@@ -388,8 +393,21 @@ class TableService:
         self.broken.clear()
         self.finished_due.clear()
         self._wakes, self._wake_at = [], {}
-        reminders_of: dict[str, tuple[str | int, ...] | None] = {}  # settings JSON -> reminders (few distinct)
-        for row in await self.store.table_index():
+        rows = await self.store.table_index()
+        # Many small objects at once: the cyclic garbage collector would scan them again and again (half the
+        # start-up time at 100,000 tables); none of them is garbage.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            self._index(rows)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _index(self, rows: list[IndexRow]) -> None:
+        """The tables of the start-up index: routed by channel, in the clock's heap, read on first use."""
+        offsets_of: dict[tuple[str, int], list[float]] = {}  # (settings JSON, turn time) -> reminders (few distinct)
+        for row in rows:
             if not self.owns_guild(row.guild_id):
                 continue
             if row.status == "finished":  # only its last board is still due: a few, read whole
@@ -402,9 +420,11 @@ class TableService:
                     raise LookupError(f"game {row.game!r} is not installed")
                 if row.status == "playing" and row.version is None:
                     raise ValueError("no snapshot of a game in play")
-                if row.settings not in reminders_of:
-                    reminders_of[row.settings] = TableSettings.from_json(json.loads(row.settings)).reminders
-                reminders = reminders_of[row.settings]
+                kind = (row.settings, row.turn_seconds)
+                if kind not in offsets_of:
+                    reminders = TableSettings.from_json(json.loads(row.settings)).reminders
+                    offsets_of[kind] = reminder_offsets(row.turn_seconds, reminders)
+                offsets = offsets_of[kind]
             except Exception as error:  # anything a bad row can raise: one table must not stop the bot
                 self._set_aside(row.id, row.game, row.channel_id, row.host_id, error)
                 continue
@@ -414,8 +434,9 @@ class TableService:
             if row.status == "playing":
                 self._rebuilt_on_use(table)
             self.tables[row.channel_id] = table
-            pending = reminder_schedule(row.deadline, row.turn_seconds, reminders)[row.reminders_sent:]
-            when = min(pending[0], row.deadline) if pending and row.deadline is not None else row.deadline
+            when = row.deadline
+            if when is not None and row.reminders_sent < len(offsets):  # the next reminder comes first
+                when -= offsets[row.reminders_sent]
             if when is not None:
                 self._wake_at[row.channel_id] = when
                 self._wakes.append((when, row.channel_id))
