@@ -14,6 +14,7 @@ import asyncio
 import json
 import logging
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -93,12 +94,15 @@ async def record_finished(store: Store, record: TableRecord, game: AnyGame, stat
                                        results, new)
 
 
-async def catch_up(store: Store) -> int:
+async def catch_up(store: Store, owns_guild: Callable[[int | None], bool] = lambda guild_id: True) -> int:
     """Record the finished games not recorded yet (oldest first, so ratings follow the order games ended),
     from their final snapshot. Returns how many were recorded; a game that cannot be read is logged and
-    skipped (it stays unrecorded)."""
+    skipped (it stays unrecorded). With shards, each process records its own guilds' games (``owns_guild``),
+    so one server's ratings are updated by one process."""
     count = 0
     for record in await store.unrecorded_games():
+        if not owns_guild(record.guild_id):
+            continue
         try:
             game = registry.get(record.game)
             found = await store.snapshot(record.id)

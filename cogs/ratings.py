@@ -105,7 +105,7 @@ class RatingsCommands(CommandsMixin):
         finished games is not held up."""
         async def run() -> None:
             await self.bot.wait_until_ready()
-            recorded = await ratings.catch_up(self.service.store)
+            recorded = await ratings.catch_up(self.service.store, self.service.owns_guild)
             if recorded:
                 log.info("recorded the results of %d finished games", recorded)
 

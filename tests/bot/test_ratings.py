@@ -164,6 +164,7 @@ async def test_catch_up_records_games_finished_before_ratings(service, store):
     await store.db.execute("DELETE FROM recorded_games WHERE table_id = ?", (table_id,))
     await store.db.execute("DELETE FROM ratings")
     await store.db.commit()
+    assert await ratings.catch_up(store, owns_guild=lambda guild_id: guild_id != GUILD) == 0  # another shard's
     assert await ratings.catch_up(store) == 1
     assert await ratings.catch_up(store) == 0
     assert await store.ratings(GUILD, "nim", ["user:1"]) == {"user:1": pytest.approx(expected([1, 2])[0])}
