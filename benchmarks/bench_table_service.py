@@ -53,6 +53,26 @@ async def posted(service: TableService, outcome: MoveOutcome) -> None:
         await service.board_posted(outcome.table, len(outcome.table.record.held_events), outcome.table.version)
 
 
+async def open_table(service: TableService, number: int, game_key: str, players: int,
+                     options: dict[str, str]) -> int:
+    """Table ``number`` (its seed, as the bare engine's games) with ``players`` seated (users 1..n) and started;
+    its channel."""
+    channel = 1000 + number
+    await service.create(1, channel, game_key, 1, "p1", options, seed=number)
+    for user in range(2, players + 1):
+        await service.join(channel, user, f"p{user}")
+    await service.start(channel, 1)
+    return channel
+
+
+def mover(service: TableService, channel: int) -> int:
+    """The user to move at the table (every seat is a player here)."""
+    table = service.tables[channel]
+    user = table.seats[table.game.to_act(table.state)[0]].user_id
+    assert user is not None
+    return user
+
+
 async def through_service(game_key: str, players: int, options: dict[str, str], games: int) -> list[float]:
     """The time of each move through the service (lock, rules, commit)."""
     durations: list[float] = []
@@ -61,17 +81,10 @@ async def through_service(game_key: str, players: int, options: dict[str, str], 
         await store.open()
         service = TableService(store)
         for number in range(games):
-            channel = 1000 + number
-            await service.create(1, channel, game_key, 1, "p1", options, seed=number)
-            for user in range(2, players + 1):
-                await service.join(channel, user, f"p{user}")
-            await service.start(channel, 1)
+            channel = await open_table(service, number, game_key, players, options)
             rng = random.Random(number)
             while channel in service.tables:
-                table = service.tables[channel]
-                seat = table.game.to_act(table.state)[0]
-                user = table.seats[seat].user_id
-                assert user is not None  # every seat is a player here
+                user = mover(service, channel)
                 choice = rng.choice(service.legal_notations(channel, user))
                 before = time.perf_counter()
                 outcome = await service.act(channel, user, choice)
@@ -88,18 +101,12 @@ async def concurrent_service(game_key: str, players: int, options: dict[str, str
         await store.open()
         service = TableService(store)
         for number in range(tables):
-            channel = 1000 + number
-            await service.create(1, channel, game_key, 1, "p1", options, seed=number)
-            for user in range(2, players + 1):
-                await service.join(channel, user, f"p{user}")
-            await service.start(channel, 1)
+            await open_table(service, number, game_key, players, options)
 
         async def play(channel: int) -> int:
             rng, moves = random.Random(channel), 0
             while channel in service.tables:
-                table = service.tables[channel]
-                user = table.seats[table.game.to_act(table.state)[0]].user_id
-                assert user is not None
+                user = mover(service, channel)
                 await posted(service, await service.act(channel, user, rng.choice(service.legal_notations(channel, user))))
                 moves += 1
             return moves
@@ -117,7 +124,7 @@ def rows(games: int, tables: int) -> list[str]:
              f"{'p99':>8} {f'service, {tables} tables':>19} {'ratio':>6}"]
     for game_key, players, options in CASES:
         durations = asyncio.run(through_service(game_key, players, options, games))
-        engine = bare_engine(game_key, players, options, games)
+        engine = bare_engine(game_key, players, options, max(games, tables))  # the same seeds as the tables
         service = len(durations) / sum(durations)
         moves, seconds = asyncio.run(concurrent_service(game_key, players, options, tables))
         busy = moves / seconds

@@ -5,8 +5,9 @@ from __future__ import annotations
 import io
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-from PIL import Image, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).with_name("fonts")
 
@@ -34,3 +35,12 @@ def png_bytes(image: Image.Image, optimize: bool = False) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", optimize=optimize, compress_level=6)
     return buffer.getvalue()
+
+
+def fit_text(draw: ImageDraw.ImageDraw, text: str, face: Any, width: float) -> str:
+    """``text`` cut with an ellipsis to fit ``width`` pixels in ``face``."""
+    if draw.textlength(text, font=face) <= width:
+        return text
+    while text and draw.textlength(text + "…", font=face) > width:
+        text = text[:-1]
+    return text + "…"

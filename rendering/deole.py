@@ -14,7 +14,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from games.deole import data as D
-from rendering.common import PLAYER_COLORS, font, png_bytes
+from rendering.common import PLAYER_COLORS, fit_text, font, png_bytes
 
 CELL = 64
 MARGIN = 78
@@ -337,7 +337,7 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str, y0
             name += " ✗"
         total = _t(locale, "points", score=sum(scores.get(str(seat), {}).values()))
         room = right - 10 - draw.textlength(total, font=font(18, True)) - 12 - (x + 40)
-        draw.text((x + 40, y + 4), _fit(draw, name, font(17, True), room), fill=INK, font=font(17, True))
+        draw.text((x + 40, y + 4), fit_text(draw, name, font(17, True), room), fill=INK, font=font(17, True))
         status = _t(locale, "home") if sheet.get("docked") else _t(locale, sheet["colour"])
         draw.text((x + 40, y + 26), status, fill=MUTED, font=font(15))
         draw.text((right - 10, y + 25), total, fill=INK, font=font(18, True), anchor="rm")
@@ -351,15 +351,6 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str, y0
         y += 48
         outcome = _t(locale, view.get("outcome") or "playing")
         draw.text((x, y), _t(locale, "solo", outcome=outcome), fill=INK, font=font(16, True))
-
-
-def _fit(draw: ImageDraw.ImageDraw, text: str, face: Any, width: float) -> str:
-    """``text`` cut with an ellipsis to fit ``width`` pixels."""
-    if draw.textlength(text, font=face) <= width:
-        return text
-    while text and draw.textlength(text + "…", font=face) > width:
-        text = text[:-1]
-    return text + "…"
 
 
 # -- Navigation sheets ------------------------------------------------------------------------------

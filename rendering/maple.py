@@ -14,7 +14,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from games.maple import data as D
-from rendering.common import PLAYER_COLORS, font, png_bytes
+from rendering.common import PLAYER_COLORS, fit_text, font, png_bytes
 
 # Discord shows an image about 550 px wide inline: at 690 px wide, the 14 px text below still reads at 11 px.
 WIDTH = 690
@@ -79,15 +79,6 @@ def _token(draw: ImageDraw.ImageDraw, x: float, y: float, item: str, size: int =
     dark = sum(fill) < 400
     draw.text((x + size / 2, y + size / 2), text or item, font=font(TEXT_SIZE, True), anchor="mm",
               fill=(255, 255, 255) if dark else INK)
-
-
-def _fit(draw: ImageDraw.ImageDraw, text: str, face: Any, width: float) -> str:
-    """``text`` cut with an ellipsis to fit ``width`` pixels."""
-    if draw.textlength(text, font=face) <= width:
-        return text
-    while text and draw.textlength(text + "…", font=face) > width:
-        text = text[:-1]
-    return text + "…"
 
 
 def _wrap(draw: ImageDraw.ImageDraw, text: str, face: Any, width: float) -> list[str]:
@@ -164,7 +155,7 @@ def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str] | 
         label = D.DAWDLE_NAMES[card[7:]] if card.startswith("dawdle:") else \
             f"{D.FRIENDS[card].name} ({view['turn']['main']})"
         x = MAP_X + draw.textlength(status, font=font(16, True)) + 14
-        draw.text((x, 78), _fit(draw, f"{label} · {view['step']}", font(TEXT_SIZE), WIDTH - MAP_X - x), font=font(TEXT_SIZE),
+        draw.text((x, 78), fit_text(draw, f"{label} · {view['step']}", font(TEXT_SIZE), WIDTH - MAP_X - x), font=font(TEXT_SIZE),
                   fill=MUTED)
 
 
@@ -260,7 +251,7 @@ def _rows(draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str, y: int) 
         for i, card in enumerate(rows[row]["display"]):
             x = MAP_X + (i % 2) * column
             yy = y + (i // 2) * 20
-            draw.text((x, yy), _fit(draw, _card_line(row, card), font(TEXT_SIZE), column - 12), font=font(TEXT_SIZE),
+            draw.text((x, yy), fit_text(draw, _card_line(row, card), font(TEXT_SIZE), column - 12), font=font(TEXT_SIZE),
                       fill=INK)
         y += 20 * ((len(rows[row]["display"]) + 1) // 2) + 10
     draw.text((MAP_X, y), f"{_t(locale, 'dawdle')} · {_t(locale, 'deck', n=view['dawdle_deck_count'])}",
@@ -291,10 +282,10 @@ def _player_strip(draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, na
     total = _t(locale, "score", total=sum(scores.values()))
     draw.text((right - 14, y + 8), total, font=font(17, True), fill=INK, anchor="ra")
     room = right - 14 - draw.textlength(total, font=font(17, True)) - 16 - (MAP_X + 22)
-    name = _fit(draw, _name(locale, seat, names), font(16, True), room - 24) + (" ✕" if out else "")
+    name = fit_text(draw, _name(locale, seat, names), font(16, True), room - 24) + (" ✕" if out else "")
     draw.text((MAP_X + 22, y + 8), name, font=font(16, True), fill=INK)
     detail = " ".join(f"{SHORT[k]} {v}" for k, v in scores.items()) + "   " + _t(locale, "cubes", n=p["cubes"])
-    draw.text((MAP_X + 22, y + 32), _fit(draw, detail, font(TEXT_SIZE), right - MAP_X - 40), font=font(TEXT_SIZE),
+    draw.text((MAP_X + 22, y + 32), fit_text(draw, detail, font(TEXT_SIZE), right - MAP_X - 40), font=font(TEXT_SIZE),
               fill=MUTED)
     x = MAP_X + 22
     for item in (*D.GOODS, *D.CURIOS):

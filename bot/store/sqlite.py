@@ -186,7 +186,8 @@ class SqliteStore(Store):
         self._jobs.append((job, future))
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_jobs())
-        return await asyncio.shield(future)  # a caller that gives up does not cancel a write already queued
+        # A caller that gives up cancels only its wait: the job stays queued and is written with its batch.
+        return await future
 
     async def _write_jobs(self) -> None:
         while self._jobs:

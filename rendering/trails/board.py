@@ -14,7 +14,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from games.trails.turn import spot_labels
-from rendering.common import PLAYER_COLORS, font
+from rendering.common import PLAYER_COLORS, fit_text, font
 from rendering.trails import geometry as geo
 from rendering.trails.sprites import (
     GOODS_COLORS,
@@ -340,12 +340,7 @@ def _in_play(view: dict[str, Any]) -> tuple[bool, bool]:
 
 def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, bold: bool, width: float) -> str:
     """``text`` cut with an ellipsis to fit ``width`` pixels."""
-    face = font(size, bold)
-    if draw.textlength(text, font=face) <= width:
-        return text
-    while text and draw.textlength(text + "…", font=face) > width:
-        text = text[:-1]
-    return text + "…"
+    return fit_text(draw, text, font(size, bold), width)
 
 
 def _draw_panel(canvas: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLayout, view: dict[str, Any],

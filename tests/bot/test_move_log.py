@@ -155,3 +155,19 @@ def test_the_log_entries_games_cannot_replay_are_marked():
         state = game.setup(game.min_players, {}, 1)
         seat = game.to_act(state)[0]
         assert not any(game.format(a).startswith(LOG_MARK) for a in game.legal_actions(state, seat))
+
+
+async def test_a_write_whose_caller_gave_up_is_still_written_whole(db_path):
+    store = SqliteStore(db_path)
+    await store.open()
+    record = await store.create_table(1, 100, "nim", {}, 1, 1, 0.0, seats=[Seat(0, 1, "a")])
+    await store.start_game(record.id, [Seat(0, 1, "a")], "{}")
+    waiting = asyncio.ensure_future(store.commit_moves(record.id, 0, [(0, "take 1"), (0, "take 2")], None, 1.0))
+    await asyncio.sleep(0)  # queued for the writer
+    waiting.cancel()
+    await store.close()  # what was queued is written before the connection closes
+    store = SqliteStore(db_path)
+    await store.open()
+    recovery = store.recovery_now(record.id)
+    assert recovery is not None and (recovery.version, recovery.moves) == (2, [(0, "take 1"), (0, "take 2")])
+    await store.close()
