@@ -24,5 +24,7 @@ VOLUME ["/data"]
 STOPSIGNAL SIGINT
 # Healthy while the bot touches HEALTH_FILE, every 30 s when connected to Discord.
 HEALTHCHECK --interval=60s --timeout=10s --start-period=120s --retries=3 CMD ["play-by-chat", "health"]
-# DISCORD_TOKEN (required), DEV_GUILD_ID, LOG_LEVEL, DISCORD_API_BASE, DISCORD_GATEWAY_URL come from the environment.
+# DISCORD_TOKEN (required), DEV_GUILD_ID, LOG_LEVEL, DISCORD_API_BASE, DISCORD_GATEWAY_URL, and for a scaled-out
+# deployment DATABASE_URL (PostgreSQL instead of the SQLite file), SHARD_COUNT and SHARD_IDS come from the
+# environment (docs/deploy.md).
 CMD ["play-by-chat", "run"]
