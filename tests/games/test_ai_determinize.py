@@ -6,7 +6,6 @@ what its seat cannot see."""
 from __future__ import annotations
 
 import json
-import pickle
 import random
 from collections import Counter
 from typing import Any
@@ -14,13 +13,14 @@ from typing import Any
 import pytest
 
 from games import registry
-from games.ai import EasyAI, SearchAI, make_player, play_out
+from games.ai import SearchAI, make_player, play_out
 from games.dewan import data as DD
 from games.dewan.ai import determinize as dewan_determinize
 from games.dewan.engine import DewanState
 from games.maple import data as MD
 from games.maple.ai import determinize as maple_determinize
 from games.maple.engine import MapleState
+from tests.games.test_ai_levels import positions  # states along a random game
 
 Determinize = Any
 
@@ -28,22 +28,6 @@ Determinize = Any
 def spent() -> bool:
     """A deadline already past: the hard player searches as little as it may (cheap, still deterministic)."""
     return True
-
-
-def positions(key: str, players: int, seed: int, every: int, limit: int) -> list[Any]:
-    """Copies of the states along a random game (easy play), one every ``every`` actions, at most ``limit``."""
-    game = registry.get(key)
-    state = game.setup(players, {}, seed)
-    walker = EasyAI(seed)
-    found: list[Any] = []
-    steps = 0
-    while not game.is_over(state) and len(found) < limit:
-        if steps % every == every - 1:
-            found.append(pickle.loads(pickle.dumps(state)))
-        seat = game.to_act(state)[0]
-        game.apply(state, seat, walker.choose(game, state, seat))
-        steps += 1
-    return found
 
 
 def copy_of(key: str, state: Any) -> Any:
