@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import sqlite3
@@ -43,7 +42,7 @@ def mid_game_snapshot() -> str:
         seat = game.to_act(state)[0]
         actions = game.legal_actions(state, seat)
         game.apply(state, seat, actions[rng.randrange(len(actions))])
-    return json.dumps(game.to_json(state))
+    return game.dumps(state)
 
 
 async def fill(path: str, tables: int, snapshot: str) -> None:

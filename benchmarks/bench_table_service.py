@@ -1,13 +1,18 @@
 """Moves per second through the table service with the SQLite store (simulated games, no Discord), side by
-side with the same games on the bare engine, and the time of one move: median and p99.
+side with the same moves on the bare engine, and the time of one commit: median and p99.
 
     python benchmarks/bench_table_service.py [--games 3] [--tables 50]
 
-Each service move is ``TableService.act``: the table's lock, the rules on the live state, and one commit
-(the move appended to the log, the clock; a snapshot every ``SNAPSHOT_EVERY`` moves) with
-``synchronous=FULL``, so an acknowledged move survives a power loss. Two figures: one table at a time (each
-move waits for its own fsync: latency), and ``--tables`` tables played at once, as on a busy server (moves
-waiting together share one transaction and one fsync: throughput).
+Each game is first played on the bare engine by random players (only ``apply`` is timed); the service then
+plays exactly those moves, committed as the bot commits them: a Trails turn (tile, figure, confirmation) is
+one commit, as the turn panel sends it, and a Déole pick is one commit. The last column commits every step
+on its own (``/trails place``, ``figure``, ``confirm`` typed one by one).
+
+Each commit is ``TableService.act``: the table's lock, the rules on the live state, and one commit (the moves
+appended to the log, the clock; a snapshot every ``SNAPSHOT_EVERY`` moves) with ``synchronous=FULL``, so an
+acknowledged move survives a power loss; and the bot's note that the board was posted, after each turn. Two
+figures: one table at a time (each commit waits for its own fsync: latency), and ``--tables`` tables played
+at once, as on a busy server (commits waiting together share one transaction and one fsync: throughput).
 """
 
 from __future__ import annotations
@@ -19,32 +24,59 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.store import SqliteStore  # noqa: E402
-from bot.tables import MoveOutcome, TableService  # noqa: E402
+from bot.tables import MoveOutcome, TableService, turn_key  # noqa: E402
 from games import registry  # noqa: E402
 
-CASES = (("trails", 2, {}), ("trails", 4, {"expansions": "river,inns,traders"}), ("deole", 2, {}))
+# (game, players, options, a whole turn per commit)
+CASES = (("trails", 2, {}, True), ("trails", 4, {"expansions": "river,inns,traders"}, True),
+         ("deole", 2, {}, False))
 
 
-def bare_engine(game_key: str, players: int, options: dict[str, str], games: int) -> float:
-    """Moves per second of the engine alone: the same kind of random games, apply only."""
+@dataclass
+class Recorded:
+    """A random game played on the bare engine: its commits (seat, notations) and the engine's own time."""
+
+    seed: int
+    commits: list[tuple[int, list[str]]]
+    moves: int
+    engine_seconds: float
+
+
+def record_game(game_key: str, players: int, options: dict[str, str], seed: int, per_turn: bool) -> Recorded:
+    """Play one random game on the bare engine (``apply`` timed), grouping the steps of a turn when
+    ``per_turn``."""
     game = registry.get(game_key)
+    state = game.setup(players, options, seed)
+    rng = random.Random(seed)
+    commits: list[tuple[int, list[str]]] = []
+    open_turn = False  # whether the last commit's turn goes on
     moves, spent = 0, 0.0
-    for number in range(games):
-        state = game.setup(players, options, number)
-        rng = random.Random(number)
-        while not game.is_over(state):
-            seat = game.to_act(state)[0]
-            action = rng.choice(game.legal_actions(state, seat))
-            start = time.perf_counter()
-            game.apply(state, seat, action)
-            spent += time.perf_counter() - start
-            moves += 1
-    return moves / spent
+    while not game.is_over(state):
+        seat = game.to_act(state)[0]
+        before = turn_key(game, state)
+        action = rng.choice(game.legal_actions(state, seat))
+        start = time.perf_counter()
+        game.apply(state, seat, action)
+        spent += time.perf_counter() - start
+        moves += 1
+        if per_turn and open_turn and commits[-1][0] == seat:
+            commits[-1][1].append(game.format(action))
+        else:
+            commits.append((seat, [game.format(action)]))
+        open_turn = not game.is_over(state) and turn_key(game, state) == before
+    return Recorded(seed, commits, moves, spent)
+
+
+def one_step_each(game: Recorded) -> Recorded:
+    """The same game with every step committed on its own."""
+    steps = [(seat, [text]) for seat, texts in game.commits for text in texts]
+    return Recorded(game.seed, steps, game.moves, game.engine_seconds)
 
 
 async def posted(service: TableService, outcome: MoveOutcome) -> None:
@@ -53,102 +85,92 @@ async def posted(service: TableService, outcome: MoveOutcome) -> None:
         await service.board_posted(outcome.table, len(outcome.table.record.held_events), outcome.table.version)
 
 
-async def open_table(service: TableService, number: int, game_key: str, players: int,
-                     options: dict[str, str]) -> int:
-    """Table ``number`` (its seed, as the bare engine's games) with ``players`` seated (users 1..n) and started;
-    its channel."""
-    channel = 1000 + number
-    await service.create(1, channel, game_key, 1, "p1", options, seed=number)
+async def open_table(service: TableService, game_key: str, players: int, options: dict[str, str], seed: int) -> int:
+    """A table (seeded as the engine's game) with ``players`` seated (users 1..n) and started; its channel."""
+    channel = 1000 + seed
+    await service.create(1, channel, game_key, 1, "p1", options, seed=seed)
     for user in range(2, players + 1):
         await service.join(channel, user, f"p{user}")
     await service.start(channel, 1)
     return channel
 
 
-def mover(service: TableService, channel: int) -> int:
-    """The user to move at the table (every seat is a player here)."""
+async def replay(service: TableService, channel: int, game: Recorded, durations: list[float] | None) -> int:
+    """Commit the recorded game's moves at the table; the number of moves."""
     table = service.tables[channel]
-    user = table.seats[table.game.to_act(table.state)[0]].user_id
-    assert user is not None
-    return user
+    users = {seat.position: seat.user_id for seat in table.seats}
+    for seat, notations in game.commits:
+        before = time.perf_counter()
+        outcome = await service.act(channel, users[seat] or 0, notations)
+        await posted(service, outcome)
+        if durations is not None:
+            durations.append(time.perf_counter() - before)
+    assert channel not in service.tables, "the recorded game ends at the table too"
+    return game.moves
 
 
-async def through_service(game_key: str, players: int, options: dict[str, str], games: int) -> list[float]:
-    """The time of each move through the service (lock, rules, commit)."""
+async def through_service(game_key: str, players: int, options: dict[str, str],
+                          games: list[Recorded]) -> tuple[int, float, list[float]]:
+    """(moves, seconds, seconds per commit) of the games played one table at a time."""
     durations: list[float] = []
+    moves = 0
     with tempfile.TemporaryDirectory() as folder:
         store = SqliteStore(str(Path(folder) / "bench.sqlite3"))
         await store.open()
         service = TableService(store)
-        for number in range(games):
-            channel = await open_table(service, number, game_key, players, options)
-            rng = random.Random(number)
-            while channel in service.tables:
-                user = mover(service, channel)
-                choice = rng.choice(service.legal_notations(channel, user))
-                before = time.perf_counter()
-                outcome = await service.act(channel, user, choice)
-                durations.append(time.perf_counter() - before)
-                await posted(service, outcome)
+        for game in games:
+            channel = await open_table(service, game_key, players, options, game.seed)
+            moves += await replay(service, channel, game, durations)
         await store.close()
-    return durations
+    return moves, sum(durations), durations
 
 
-async def concurrent_service(game_key: str, players: int, options: dict[str, str], tables: int) -> tuple[int, float]:
-    """(moves, seconds) of ``tables`` whole games played at once through one service, each by its own task.
-    The seconds are the service's: the players' own choosing (listing every legal notation to pick one, which
-    the bare engine's figure leaves out too) is not counted; it runs on the event loop between moves."""
+async def concurrent_service(game_key: str, players: int, options: dict[str, str],
+                             games: list[Recorded]) -> tuple[int, float]:
+    """(moves, seconds) of the games played at once through one service, each table by its own task."""
     with tempfile.TemporaryDirectory() as folder:
         store = SqliteStore(str(Path(folder) / "bench.sqlite3"))
         await store.open()
         service = TableService(store)
-        for number in range(tables):
-            await open_table(service, number, game_key, players, options)
-
-        choosing = 0.0
-
-        async def play(channel: int) -> int:
-            nonlocal choosing
-            rng, moves = random.Random(channel), 0
-            while channel in service.tables:
-                before = time.perf_counter()
-                user = mover(service, channel)
-                choice = rng.choice(service.legal_notations(channel, user))
-                choosing += time.perf_counter() - before
-                await posted(service, await service.act(channel, user, choice))
-                moves += 1
-            return moves
-
+        channels = [await open_table(service, game_key, players, options, game.seed) for game in games]
         started = time.perf_counter()
-        counts = await asyncio.gather(*(play(1000 + number) for number in range(tables)))
-        seconds = time.perf_counter() - started - choosing
+        counts = await asyncio.gather(*(replay(service, channel, game, None)
+                                        for channel, game in zip(channels, games, strict=True)))
+        seconds = time.perf_counter() - started
         await store.close()
     return sum(counts), seconds
 
 
 def rows(games: int, tables: int) -> list[str]:
     """The table of figures, one line per game (used by ``run_all.py`` too)."""
-    lines = [f"{'game':<30} {'engine moves/s':>14} {'service, 1 table':>17} {'ratio':>6} {'median':>8} "
-             f"{'p99':>8} {f'service, {tables} tables':>19} {'ratio':>6}"]
-    for game_key, players, options in CASES:
-        durations = asyncio.run(through_service(game_key, players, options, games))
-        engine = bare_engine(game_key, players, options, max(games, tables))  # the same seeds as the tables
-        service = len(durations) / sum(durations)
-        moves, seconds = asyncio.run(concurrent_service(game_key, players, options, tables))
+    lines = [f"{'game':<30} {'engine moves/s':>14} {'service, 1 table':>17} {'ratio':>6} {'per commit':>19} "
+             f"{f'{tables} tables':>10} {'ratio':>6} {'one step a commit':>18} {'ratio':>6}"]
+    for game_key, players, options, per_turn in CASES:
+        recorded = [record_game(game_key, players, options, seed, per_turn) for seed in range(max(games, tables))]
+        engine = sum(g.moves for g in recorded) / sum(g.engine_seconds for g in recorded)
+        moves, seconds, durations = asyncio.run(through_service(game_key, players, options, recorded[:games]))
+        alone = moves / seconds
+        moves, seconds = asyncio.run(concurrent_service(game_key, players, options, recorded[:tables]))
         busy = moves / seconds
+        if per_turn:
+            moves, seconds = asyncio.run(concurrent_service(game_key, players, options,
+                                                            [one_step_each(g) for g in recorded[:tables]]))
+            steps = moves / seconds
+        else:
+            steps = busy
         durations.sort()
         p99 = durations[min(len(durations) - 1, int(len(durations) * 0.99))]
         label = f"{game_key} {players}p {','.join(options.values()) or 'base'}"
-        lines.append(f"{label:<30} {engine:14.0f} {service:17.0f} {engine / service:5.0f}x "
-                     f"{statistics.median(durations) * 1000:5.2f} ms {p99 * 1000:5.2f} ms {busy:19.0f} "
-                     f"{engine / busy:5.1f}x")
+        lines.append(f"{label:<30} {engine:14.0f} {alone:17.0f} {engine / alone:5.0f}x "
+                     f"{statistics.median(durations) * 1000:6.2f}, p99 {p99 * 1000:5.2f} ms "
+                     f"{busy:10.0f} {engine / busy:5.1f}x {steps:18.0f} {engine / steps:5.1f}x")
     return lines
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--games", type=int, default=3)
-    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--games", type=int, default=3, help="games played one table at a time")
+    parser.add_argument("--tables", type=int, default=50, help="tables played at once")
     args = parser.parse_args()
     print("\n".join(rows(args.games, args.tables)))
 

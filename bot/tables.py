@@ -343,7 +343,7 @@ class AIThinker:
         plays them). The state is only read (nothing changes it while the table is locked). A worker that
         fails or misses its deadline is logged and a normal decision is played instead."""
         if level == "hard" and len(forward_actions(game, state, seat)) > 1:
-            text = json.dumps(game.to_json(state))
+            text = game.dumps(state)
             loop = asyncio.get_running_loop()
             try:
                 notations = await asyncio.wait_for(
@@ -648,7 +648,7 @@ class TableService:
                                  maximum=table.game.max_players)
             state = table.game.setup(count, table.record.options, table.record.seed)
             # Seats, the first snapshot, "playing" and the first board due: one transaction.
-            await self.store.start_game(table.record.id, table.seats, json.dumps(table.game.to_json(state)))
+            await self.store.start_game(table.record.id, table.seats, table.game.dumps(state))
             table.state, table.version, table.snapshot_version, table.record.status = state, 0, 0, "playing"
             self._rebuilt_on_use(table)
             table.record.board_due = True
@@ -1027,7 +1027,7 @@ class TableService:
         if moves or finished or clock is not None:
             try:
                 table.version = await self.store.commit_moves(
-                    record.id, table.version, moves, json.dumps(game.to_json(working)) if snapshot else None,
+                    record.id, table.version, moves, game.dumps(working) if snapshot else None,
                     self.clock(),
                     status="finished" if finished else None, clock=clock, board_due=True if tell else None,
                     seats=table.seats if seats else None, held_events=story if tell else None,

@@ -55,7 +55,7 @@ class GreedyAI:
         if len(forward) == 1:
             return forward[0]
         pool = forward if len(forward) <= self.candidates else self.rng.sample(forward, self.candidates)
-        text = json.dumps(game.to_json(state))
+        text = game.dumps(state)
         valued = [(self._value(game, game.from_json(json.loads(text)), seat, action), n) for n, action in enumerate(pool)]
         return pool[max(valued)[1]]
 
@@ -143,7 +143,7 @@ class SearchAI:
         if len(actions) == 1:
             return actions[0]
         pool = actions if len(actions) <= self.candidates else self.rng.sample(actions, self.candidates)
-        text = json.dumps(game.to_json(state))
+        text = game.dumps(state)
         visits = [0] * len(pool)
         totals = [0.0] * len(pool)
         for done in range(self.iterations):

@@ -11,6 +11,7 @@ autocomplete and accepts it from ``/game move``.
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
@@ -258,6 +259,12 @@ class Game(ABC, Generic[S, A]):
 
     @abstractmethod
     def from_json(self, data: JSON) -> S: ...
+
+    def dumps(self, state: S) -> str:
+        """The state as JSON text, as snapshots store it: ``to_json`` encoded. An engine whose ``to_json``
+        copies the state (so that its value stays as it was while the game goes on) may encode the state
+        without those copies here, since nothing keeps this value."""
+        return json.dumps(self.to_json(state))
 
     @abstractmethod
     def parse(self, text: str) -> A:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 import pickle
 import random
 import re
@@ -504,6 +505,13 @@ class DeoleGame(Game[DeoleState, Action]):
         for name in self._FIELDS:
             out[name] = copy.deepcopy(getattr(state, name))
         return out
+
+    def dumps(self, state: DeoleState) -> str:
+        """``to_json`` encoded without its deep copies (a snapshot every few moves: they cost most of it)."""
+        out: JSON = {"v": self.json_version, "rng": rng_to_json(state.rng)}
+        for name in self._FIELDS:
+            out[name] = getattr(state, name)
+        return json.dumps(out)
 
     def from_json(self, data: JSON) -> DeoleState:
         if data.get("v") not in (1, self.json_version):
