@@ -60,7 +60,9 @@ def record_game(game_key: str, players: int, options: dict[str, str], seed: int,
     while not game.is_over(state):
         seat = game.to_act(state)[0]
         before = turn_key(game, state)
-        action = rng.choice(game.legal_actions(state, seat))
+        # Players who never take a step back: a turn is what the panel sends (tile, figure, confirmation).
+        legal = game.legal_actions(state, seat)
+        action = rng.choice([a for a in legal if game.format(a) != "undo"] or legal)
         start = time.perf_counter()
         game.apply(state, seat, action)
         spent += time.perf_counter() - start
