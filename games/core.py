@@ -18,6 +18,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+import orjson
+
 Seat = int
 Action = Hashable
 JSON = dict[str, Any]
@@ -172,6 +174,16 @@ def rank_players(
     return ranks
 
 
+def json_text(value: Any) -> str:
+    """``value`` as compact JSON text, as the store keeps states and stories: orjson, several times faster than
+    the standard encoder (every commit writes some), which still takes what orjson refuses (integers beyond
+    64 bits). Integer keys become strings, as with ``json.dumps``."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(value, separators=(",", ":"))
+
+
 def rng_to_json(rng: random.Random) -> list[Any]:
     version, internal, gauss = rng.getstate()
     return [version, list(internal), gauss]
@@ -264,7 +276,7 @@ class Game(ABC, Generic[S, A]):
         """The state as JSON text, as snapshots store it: ``to_json`` encoded. An engine whose ``to_json``
         copies the state (so that its value stays as it was while the game goes on) may encode the state
         without those copies here, since nothing keeps this value."""
-        return json.dumps(self.to_json(state))
+        return json_text(self.to_json(state))
 
     @abstractmethod
     def parse(self, text: str) -> A:

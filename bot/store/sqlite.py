@@ -35,6 +35,7 @@ from bot.store.base import (
     TableRecord,
     VersionConflict,
 )
+from games.core import json_text
 
 T = TypeVar("T")
 WriteJob = Callable[[sqlite3.Connection], Any]
@@ -331,7 +332,7 @@ class SqliteStore(Store):
             values.append(int(board_due))
         if held_events is not None:
             columns.append("held_events = ?")
-            values.append(json.dumps(held_events))
+            values.append(json_text(held_events))
 
         def job(db: sqlite3.Connection) -> None:
             cursor = db.execute(f"UPDATE game_tables SET {', '.join(columns)} WHERE id = ? AND version = ?",
@@ -360,13 +361,13 @@ class SqliteStore(Store):
 
     async def set_board_posted(self, table_id: int, held_events: list[Any], board_due: bool) -> None:
         await self._run("UPDATE game_tables SET held_events = ?, board_due = ? WHERE id = ?",
-                              (json.dumps(held_events), int(board_due), table_id))
+                              (json_text(held_events), int(board_due), table_id))
 
     async def set_lobby_message(self, table_id: int, message_id: int) -> None:
         await self._run("UPDATE game_tables SET lobby_message_id = ? WHERE id = ?", (message_id, table_id))
 
     async def set_held_events(self, table_id: int, events: list[Any]) -> None:
-        await self._run("UPDATE game_tables SET held_events = ? WHERE id = ?", (json.dumps(events), table_id))
+        await self._run("UPDATE game_tables SET held_events = ? WHERE id = ?", (json_text(events), table_id))
 
     async def set_settings(self, table_id: int, turn_seconds: int, settings: dict[str, Any]) -> None:
         await self._run("UPDATE game_tables SET turn_seconds = ?, settings = ? WHERE id = ?",

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import json
 import pickle
 import random
 import re
@@ -29,6 +28,7 @@ from games.core import (
     PlayerResult,
     Result,
     Seat,
+    json_text,
     rank_players,
     rng_from_json,
     rng_to_json,
@@ -511,7 +511,7 @@ class DeoleGame(Game[DeoleState, Action]):
         out: JSON = {"v": self.json_version, "rng": rng_to_json(state.rng)}
         for name in self._FIELDS:
             out[name] = getattr(state, name)
-        return json.dumps(out)
+        return json_text(out)
 
     def from_json(self, data: JSON) -> DeoleState:
         if data.get("v") not in (1, self.json_version):
