@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import heapq
 import json
@@ -306,14 +307,15 @@ def reminder_schedule(deadline: float | None, turn_seconds: int,
     return [deadline - before for before in reminder_offsets(turn_seconds, reminders)]
 
 
-def reminder_offsets(turn_seconds: int, reminders: tuple[str | int, ...] | None) -> list[float]:
+@functools.lru_cache(maxsize=1024)  # few distinct settings; asked again with every new turn
+def reminder_offsets(turn_seconds: int, reminders: tuple[str | int, ...] | None) -> tuple[float, ...]:
     """How long before the deadline each reminder of a turn of ``turn_seconds`` comes, earliest first."""
     if reminders is None:
         if turn_seconds < REMINDER_MIN_TURN_SECONDS:
-            return []
+            return ()
         reminders = ("half", 3600) if turn_seconds > 2 * 3600 else ("half",)
     offsets = {turn_seconds / 2 if isinstance(r, str) else r for r in reminders}
-    return sorted((x for x in offsets if x < turn_seconds), reverse=True)
+    return tuple(sorted((x for x in offsets if x < turn_seconds), reverse=True))
 
 
 def settings_changes(reminders: str | None = None, timeout: str | None = None, ai_replaces: bool | None = None,
@@ -440,7 +442,7 @@ class TableService:
 
     def _index(self, rows: list[IndexRow]) -> None:
         """The tables of the start-up index: routed by channel, in the clock's heap, read on first use."""
-        offsets_of: dict[tuple[str, int], list[float]] = {}  # (settings JSON, turn time) -> reminders (few distinct)
+        offsets_of: dict[tuple[str, int], tuple[float, ...]] = {}  # (settings JSON, turn time) -> reminders (few distinct)
         for row in rows:
             if not self.owns_guild(row.guild_id):
                 continue
