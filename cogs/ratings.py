@@ -104,8 +104,15 @@ class RatingsCommands(CommandsMixin):
         right after the last move) or before ratings existed; in the background, so a first start with many
         finished games is not held up."""
         async def run() -> None:
-            await self.bot.wait_until_ready()
-            recorded = await ratings.catch_up(self.service.store, self.service.owns_guild)
+            try:
+                await self.bot.wait_until_ready()
+            except RuntimeError:  # a client that never logs in (a tool, a test): nothing to catch up
+                return
+            try:
+                recorded = await ratings.catch_up(self.service.store, self.service.owns_guild)
+            except Exception:  # the next start tries again
+                log.exception("could not record the results of finished games")
+                return
             if recorded:
                 log.info("recorded the results of %d finished games", recorded)
 
