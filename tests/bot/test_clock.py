@@ -350,12 +350,15 @@ async def test_settings_permissions_and_persistence(setup):
     with pytest.raises(TableError) as error:
         await service.update_settings(CHANNEL, BOB, False, timeout="default")
     assert error.value.code == "host_only"
+    assert service.table(CHANNEL).settings.timeout == "standard"  # read (and kept parsed) before the change
     await service.update_settings(CHANNEL, BOB, True, timeout="default")  # Manage Channels may
     await service.update_settings(CHANNEL, ALICE, False, turn_seconds=600, reminders=("half",), ai_replaces=True)
+    expected = TableSettings(reminders=("half",), timeout="default", ai_replaces=True)
+    assert service.table(CHANNEL).settings == expected  # the live table sees the change at once
     await store.close()
     await store.open()
     reloaded = TableService(store, clock=now)
     await reloaded.load()
     table = reloaded.table(CHANNEL)
     assert table.record.turn_seconds == 600
-    assert table.settings == TableSettings(reminders=("half",), timeout="default", ai_replaces=True)
+    assert table.settings == expected
