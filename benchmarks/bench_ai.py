@@ -5,7 +5,8 @@
 - Trails 4p, all expansions: hard against three normal (hard's seat goes round);
 - Déole 3p: hard against two easy (average scores); Déole solo: the voyages won per level.
 
-Hard decides within the bot's budget per decision (``--hard-seconds``), as it does at a table.
+Hard decides within the bot's budget per decision (``--hard-seconds``), as it does at a table, and, as the bot
+does, plays the rest of its turn from its plan (``plan_of``) without searching again at every step.
 
 Run: nice -n 10 .venv/bin/python benchmarks/bench_ai.py [--trails2 N] [--easy2 N] [--trails4 N] [--deole3 N]
      [--solo N]  (game counts; 0 skips a section)
@@ -25,7 +26,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
 from games import registry  # noqa: E402
-from games.ai import Player, make_player  # noqa: E402
+from games.ai import Player, make_player, plan_of  # noqa: E402
 
 TIMES: dict[tuple[str, str], list[float]] = defaultdict(list)  # (game, level) -> seconds per decision
 HARD_SECONDS = 0.8
@@ -52,10 +53,17 @@ def player(key: str, level: str, seed: int) -> Player:
     end = [0.0]
 
     class Timed:  # a fresh deadline for every decision, as the bot's worker sets one
+        def __init__(self) -> None:
+            self.steps: list[Any] = []  # the rest of the turn planned
+            self.turn = -1
+
         def choose(self, game: Any, state: Any, seat: int) -> Any:
-            end[0] = time.monotonic() + HARD_SECONDS
-            return make_player(key, level, seed + game.turn_number(state),
-                               deadline=lambda: time.monotonic() >= end[0]).choose(game, state, seat)
+            turn = game.turn_number(state)
+            if not self.steps or self.turn != turn:
+                end[0] = time.monotonic() + HARD_SECONDS
+                hard = make_player(key, level, seed + turn, deadline=lambda: time.monotonic() >= end[0])
+                self.steps, self.turn = plan_of(hard, game, state, seat), turn
+            return self.steps.pop(0)
 
     return Timed()
 

@@ -6,11 +6,14 @@ unfinished road, city, field and monastery it holds the majority of, worth what 
 times the chance that it will be (fewer open edges and more tiles left: likelier), plus what it scores if
 not, plus the figures still in hand (worth less as the pile runs out); minus the best other seat's value.
 A placement changes a few features only, so each is valued from the features it touches (no copy of the
-board): about a hundred placements a turn in a few milliseconds.
+board): about a hundred placements a turn in a few milliseconds. The evaluator's constants are
+:class:`Weights`: ``normal`` keeps its hand-set ones (:data:`NORMAL`).
 
-``hard`` keeps ``normal``'s best few turns and plays each out on copies: the pile it cannot see is
-reshuffled (the river stays first), every seat plays ``normal`` for a round, and the position is valued;
-the turn with the best average wins. ``easy`` plays random steps.
+``hard`` values with weights of its own, tuned by self-play (:data:`HARD`: fields worth much less, the
+majorities of goods counted, the objective against the mean of the others as much as the best one), keeps its
+best few turns and plays each out on copies: the pile it cannot see is dealt anew from what it holds (never
+from its order; the river first), every seat plays ``normal`` for a round, and the position is valued; the
+turn with the best average wins. ``easy`` plays random steps.
 """
 
 from __future__ import annotations
@@ -33,16 +36,44 @@ from games.trails.engine import (
     TrailsState,
     figure_options,
 )
-from games.trails.tiles import CitySegment, RoadSegment
+from games.trails.tiles import GOODS, LAKE_TILE_ID, CitySegment, RoadSegment
 
 Pos = tuple[int, int]
 FigureKey = tuple[int, int, str]
 Turn = tuple[Place, Figure | None]  # a placement and the figure put with it (None: no figure)
 
-CITY_ODDS, ROAD_ODDS = 0.84, 0.9  # chance, per open edge, that a city / road still gets closed
-FIGURE_VALUE = 2.2  # a figure in hand, while the pile is long: what a future placement of it may earn
-BUILDER_VALUE = 1.5  # a builder on an own open feature: extra turns to come
-GOOD_VALUE = 1.5  # a trade good taken: a share of the 10-point majority
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The evaluator's constants. ``NORMAL`` are ``normal``'s (hand-set); ``hard`` has its own, tuned."""
+
+    city_odds: float = 0.84  # chance, per open edge, that a city still gets closed
+    road_odds: float = 0.9  # the same for a road
+    time_factor: float = 5.0  # tiles left per open edge for the odds to be limited by the pile only
+    figure_value: float = 2.2  # a figure in hand, while the pile is long: what a future placement may earn
+    figure_horizon: float = 4.0  # rounds of tiles left below which a figure in hand is worth less
+    builder_value: float = 1.5  # a builder on an own open feature: extra turns to come
+    good_value: float = 1.5  # a trade good taken: a share of the 10-point majority
+    fill_max: float = 0.85  # the largest share of a monastery's empty neighbours still to come
+    fill_tiles: float = 40.0  # tiles left for that share
+    field_points: float = 3.0  # a field's points per city it borders, times the city's odds
+    goods_lead: float = 0.0  # per kind of good a seat holds the most of (ties too): a part of its 10 points
+    others_max: float = 1.0  # the objective: own value - (others_max * best other + (1 - others_max) * mean other)
+
+
+NORMAL = Weights()
+# ``hard``'s weights, found by self-play (benchmarks/bench_trails_weights.py): each variant played one turn ahead
+# in one seat of 4-player games (river, inns, traders) against three ``normal``, 200 games on the same seeds; how
+# often it ranks first (a fair share is 25%; NORMAL's weights: 23%). One weight at a time: field_points 2.0 45%,
+# 1.5 50%, 1.0 53%, 0.5 56%, 0 51%; others_max 0.5 30%, 0 26%; figure_value 3.0 34%, 1.5 25%; good_value 3.0 30%;
+# time_factor 3.0 23%; city_odds 0.9 and road_odds 0.93 17%. Combined, others_max 0.5 with field_points 1.5 62%,
+# with 1.0 60% (others_max 0.25: 58%); adding goods_lead 4 to the latter 62%. On 200 other seats, from field_points
+# 1.0, others_max 0.5, goods_lead 4 (59%): field_points 1.5 66%; builder_value 3.0 57%, figure_value 3.0 57%,
+# time_factor 7.0 60%, fill_max 0.6 60% (left as normal's). With the search on top (field_points 1.0, others_max
+# 0.5): first in 33 of 40 games, against 28 of the same 40 one turn ahead. In 2-player base games, one turn ahead,
+# they beat normal in 90% (36 of 40); with the search 92.5%.
+HARD = Weights(field_points=1.5, others_max=0.5, goods_lead=4.0)
 
 
 def _root(parent: list[int], node: int) -> int:
@@ -80,6 +111,7 @@ class Virtual:
     pennants: int = 0
     special: bool = False
     goods: int = 0
+    kinds: list[int] | None = None  # goods per kind (only counted when the weights value majorities)
     figs: list[tuple[Seat, str]] = field(default_factory=list[tuple[Seat, str]])
     cities: set[int | Virtual] = field(default_factory=set["int | Virtual"])  # fields: cities bordered
 
@@ -88,13 +120,14 @@ class Evaluator:
     """Values positions of one state for every seat, and the positions one turn (placement and figure) of the
     seat to move would lead to, from the features that turn touches."""
 
-    def __init__(self, state: TrailsState, remaining: int | None = None) -> None:
+    def __init__(self, state: TrailsState, remaining: int | None = None, weights: Weights = NORMAL) -> None:
         self.state = state
+        self.w = weights
         self.players = state.players
         remaining = len(state.deck) if remaining is None else remaining  # tiles still to come
         self.remaining = remaining
-        self.figure_value = FIGURE_VALUE * min(1.0, remaining / (4.0 * state.players))
-        self.fill = min(0.85, remaining / 40.0)  # share of a monastery's empty neighbours still to come
+        self.figure_value = weights.figure_value * min(1.0, remaining / (weights.figure_horizon * state.players))
+        self.fill = min(weights.fill_max, remaining / weights.fill_tiles)  # share of a monastery's empty neighbours still to come
         parent = state.parent
         self.parent = parent
         # Features holding figures (the only ones worth anything to anyone), by root.
@@ -119,8 +152,22 @@ class Evaluator:
         for pos, key in state.monasteries.items():
             owner, kind = state.figures[key]
             self.base[pos] = self._share([(owner, kind)], self._monastery(self._neighbours(pos)))
-        self.totals = [float(sum(state.score[s].values())) + GOOD_VALUE * sum(state.goods[s]) + sum(self.base_value(s))
+        self.totals = [float(sum(state.score[s].values())) + self.w.good_value * sum(state.goods[s]) + sum(self.base_value(s))
                        for s in range(self.players)]
+        self.leads = self._leads(state.goods) if weights.goods_lead else []
+        for s, value in enumerate(self.leads):
+            self.totals[s] += value
+
+    def _leads(self, goods: list[list[int]]) -> list[float]:
+        """Per seat, ``goods_lead`` for each kind of good it holds the most of (ties too)."""
+        leads = [0.0] * self.players
+        for kind in range(len(GOODS)):
+            top = max(g[kind] for g in goods)
+            if top:
+                for s in range(self.players):
+                    if goods[s][kind] == top:
+                        leads[s] += self.w.goods_lead
+        return leads
 
     # -- values of whole features ------------------------------------------------------------------------
     def base_value(self, seat: Seat) -> list[float]:
@@ -146,8 +193,9 @@ class Evaluator:
         """The chance that a road or city with ``open_edges`` open edges gets closed before the pile runs out."""
         if open_edges <= 0:
             return 1.0
-        time = min(1.0, self.remaining / (5.0 * open_edges))
-        return (CITY_ODDS if kind == "C" else ROAD_ODDS) ** open_edges * time
+        w = self.w
+        time = min(1.0, self.remaining / (w.time_factor * open_edges))
+        return (w.city_odds if kind == "C" else w.road_odds) ** open_edges * time
 
     def _share(self, figs: list[tuple[Seat, str]], points: float, open_feature: bool = True) -> list[float]:
         """``points`` to each seat of the majority among ``figs`` (0 to the others), and a builder's worth of
@@ -158,7 +206,7 @@ class Evaluator:
             weights[owner] += WEIGHT[kind]
             builders[owner] += kind == "builder"
         top = max(weights)
-        return [(points if top and weights[s] == top else 0.0) + BUILDER_VALUE * builders[s] * open_feature
+        return [(points if top and weights[s] == top else 0.0) + self.w.builder_value * builders[s] * open_feature
                 for s in range(self.players)]
 
     def _road_city(self, kind: str, tiles: int, pennants: int, open_edges: int, special: bool) -> float:
@@ -176,7 +224,7 @@ class Evaluator:
         return self.odds("C", feat.open)
 
     def _field(self, figs: list[tuple[Seat, str]], city_odds: float) -> list[float]:
-        values = self._share(figs, 3 * city_odds)
+        values = self._share(figs, self.w.field_points * city_odds)
         keepers = {owner for owner, kind in figs if kind == "keeper"}
         return [v + (city_odds if s in keepers and v else 0.0) for s, v in enumerate(values)]
 
@@ -190,7 +238,7 @@ class Evaluator:
 
     def position(self, seat: Seat) -> float:
         """The seat's value minus the best other seat's (its own value alone in a solo count)."""
-        return _lead(self.totals, seat)
+        return _lead(self.totals, seat, self.w.others_max)
 
     # -- a turn in the head --------------------------------------------------------------------------------
     def turn(self, seat: Seat, x: int, y: int, rot: int, chosen: Figure | None) -> float:
@@ -235,6 +283,8 @@ class Evaluator:
             new_figs[chosen.feature] = [(seat, chosen.kind)]
         changed: dict[object, list[float]] = {}  # feature -> its value per seat after the turn
         gained = [0.0] * self.players  # points scored now, figures back in hand, goods
+        majorities = bool(self.leads)
+        taken = [0] * len(GOODS)  # goods of the cities the turn closes, per kind
         city_of_segment: list[Virtual] = []
         city_of_root: dict[int, Virtual] = {}
         parts: tuple[tuple[str, tuple[CitySegment | RoadSegment, ...], list[set[int]], list[int]], ...] = (
@@ -255,14 +305,23 @@ class Evaluator:
                     virtual.open += feat.open
                     virtual.pennants += feat.pennants
                     virtual.special = virtual.special or feat.special
-                    virtual.goods += sum(feat.goods or ())
+                    if feat.goods:
+                        virtual.goods += sum(feat.goods)
+                        if majorities:
+                            kinds = virtual.kinds = virtual.kinds or [0] * len(GOODS)
+                            for n, count in enumerate(feat.goods):
+                                kinds[n] += count
                     virtual.figs += self.figs.get(root, ())
                 virtual.open += len(segment.edges) - 2 * matched[index]
                 virtual.figs += new_figs.get(f"{prefix}:{index}", ())
                 if isinstance(segment, CitySegment):
                     virtual.pennants += segment.pennants
                     virtual.special = virtual.special or segment.cathedral
-                    virtual.goods += segment.goods is not None
+                    if segment.goods is not None:
+                        virtual.goods += 1
+                        if majorities:
+                            kinds = virtual.kinds = virtual.kinds or [0] * len(GOODS)
+                            kinds[GOODS.index(segment.goods)] += 1
                     city_of_segment.append(virtual)
                 else:
                     virtual.special = virtual.special or segment.inn
@@ -273,7 +332,10 @@ class Evaluator:
                     if kind == "C":
                         city_of_root[root] = virtual
                 if kind == "C" and virtual.open <= 0:
-                    gained[seat] += GOOD_VALUE * virtual.goods  # the goods of a closed city go to its closer
+                    gained[seat] += self.w.good_value * virtual.goods  # the goods of a closed city go to its closer
+                    if virtual.kinds:
+                        for n, count in enumerate(virtual.kinds):
+                            taken[n] += count
                 if not virtual.figs:
                     continue
                 points = self._road_city(kind, virtual.tiles, virtual.pennants, virtual.open, virtual.special)
@@ -327,6 +389,11 @@ class Evaluator:
                         changed[(x + dx, y + dy)] = self._share([(owner, fig_kind)], self._monastery(count))
         if chosen is not None and chosen.feature == "monastery":
             changed[pos] = self._share([(seat, chosen.kind)], self._monastery(self._neighbours(pos, pos)))
+        if any(taken):
+            goods = [list(g) for g in state.goods]
+            goods[seat] = [g + t for g, t in zip(goods[seat], taken, strict=True)]
+            for s, (after, before) in enumerate(zip(self._leads(goods), self.leads, strict=True)):
+                gained[s] += after - before
         totals = list(self.totals)
         for feature, values in changed.items():
             before = self.base.get(feature)
@@ -336,7 +403,7 @@ class Evaluator:
             totals[s] += gained[s]
         if chosen is not None and chosen.kind in ("normal", "big"):
             totals[seat] -= self.figure_value * (1.3 if chosen.kind == "big" else 1.0)
-        return _lead(totals, seat)
+        return _lead(totals, seat, self.w.others_max)
 
     def _virtual_odds(self, cities: set[int | Virtual], city_of_root: dict[int, Virtual]) -> float:
         """The summed chances of a field's cities to be closed, the cities joined by the turn counted once."""
@@ -350,9 +417,13 @@ class Evaluator:
         return total + sum(self.odds("C", virtual.open) for virtual in joined)
 
 
-def _lead(totals: list[float], seat: Seat) -> float:
+def _lead(totals: list[float], seat: Seat, others_max: float = 1.0) -> float:
     others = [v for s, v in enumerate(totals) if s != seat]
-    return totals[seat] - max(others, default=0.0)
+    if not others:
+        return totals[seat]
+    if others_max == 1.0:
+        return totals[seat] - max(others)
+    return totals[seat] - others_max * max(others) - (1.0 - others_max) * sum(others) / len(others)
 
 
 def turns(state: TrailsState) -> list[Turn]:
@@ -368,9 +439,10 @@ def turns(state: TrailsState) -> list[Turn]:
     return found
 
 
-def ranked_turns(state: TrailsState, seat: Seat, rng: random.Random) -> list[tuple[float, Turn]]:
+def ranked_turns(state: TrailsState, seat: Seat, rng: random.Random,
+                 weights: Weights = NORMAL) -> list[tuple[float, Turn]]:
     """The turns of ``seat``, best first by the evaluator (ties in an order drawn from ``rng``)."""
-    evaluator = Evaluator(state)
+    evaluator = Evaluator(state, weights=weights)
     valued = [(evaluator.turn(seat, p.x, p.y, p.rot, chosen), rng.random(), (p, chosen))
               for p, chosen in turns(state)]
     valued.sort(key=lambda item: (item[0], item[1]), reverse=True)
@@ -408,13 +480,16 @@ class NormalAI:
 
 
 def determinize(state: TrailsState, rng: random.Random) -> None:
-    """Reshuffle the pile the players cannot see (river tiles stay first, in their order, as they are dealt)."""
+    """Deal the pile the players cannot see anew, as the engine deals it: the river tiles left first in a random
+    order and the lake after them, then the land tiles shuffled. Only what the pile holds is used (public: the
+    box's tiles minus those on the table, set aside or drawn), never its order: it is sorted before the shuffle."""
     deck = state.deck
-    land = [n for n, tid in enumerate(deck) if TILE_TYPES[tid].expansion != "river"]
-    tiles = [deck[n] for n in land]
-    rng.shuffle(tiles)
-    for n, tid in zip(land, tiles, strict=True):
-        deck[n] = tid
+    river = sorted(tid for tid in deck if TILE_TYPES[tid].expansion == "river" and tid != LAKE_TILE_ID)
+    lake = [tid for tid in deck if tid == LAKE_TILE_ID]
+    land = sorted(tid for tid in deck if TILE_TYPES[tid].expansion != "river")
+    rng.shuffle(river)
+    rng.shuffle(land)
+    deck[:] = [*river, *lake, *land]
 
 
 def play_turn(game: TrailsGame, state: TrailsState, seat: Seat, turn: Turn) -> None:
@@ -425,17 +500,19 @@ def play_turn(game: TrailsGame, state: TrailsState, seat: Seat, turn: Turn) -> N
 
 
 class HardAI:
-    """``normal``'s best ``width`` turns, each played on ``samples`` copies with the pile reshuffled and a round
-    of ``normal`` play after it; the best average value wins (``normal``'s value breaks ties). A ``deadline``
-    stops the sampling early (each turn keeps the samples it had)."""
+    """The best ``width`` turns by the evaluator with ``weights`` (:data:`HARD`), each played on ``samples``
+    copies with the pile dealt anew and a round of ``normal`` play after it, then valued with ``weights``; the
+    best average value wins (the value one turn ahead breaks ties). A ``deadline`` stops the sampling early
+    (each turn keeps the samples it had); ``samples=0``: the best turn one turn ahead."""
 
     def __init__(self, seed: int = 0, deadline: Deadline | None = None, width: int = 5, samples: int = 6,
-                 plies: int | None = None) -> None:
+                 plies: int | None = None, weights: Weights = HARD) -> None:
         self.rng = random.Random(seed)
         self.deadline = deadline
         self.width = width
         self.samples = samples
         self.plies = plies
+        self.weights = weights
 
     def choose(self, game: TrailsGame, state: TrailsState, seat: Seat) -> TrailsAction:
         return self.plan(game, state, seat)[0]
@@ -448,9 +525,10 @@ class HardAI:
         return turn_steps(state, self._best(game, state, seat))
 
     def _best(self, game: TrailsGame, state: TrailsState, seat: Seat) -> Turn:
-        ranked = ranked_turns(state, seat, self.rng)
+        weights = self.weights
+        ranked = ranked_turns(state, seat, self.rng, weights)
         best = ranked[: self.width]
-        if len(best) == 1 or len(state.deck) == 0:
+        if len(best) == 1 or len(state.deck) == 0 or self.samples <= 0:
             return best[0][1]
         plies = self.plies if self.plies is not None else state.players
         frozen = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
@@ -472,7 +550,7 @@ class HardAI:
                         break
                     actor = trial.seat
                     play_turn(game, trial, actor, ranked_turns(trial, actor, opponent.rng)[0][1])
-                sums[index] += Evaluator(trial).position(seat)
+                sums[index] += Evaluator(trial, weights=weights).position(seat)
                 counts[index] += 1
         scored = [(sums[i] / counts[i] if counts[i] else float("-inf"), best[i][0], i) for i in range(len(best))]
         return best[max(scored)[2]][1]
@@ -492,4 +570,5 @@ def _hard(seed: int, deadline: Deadline | None) -> HardAI:
 
 LEVELS: dict[str, Factory] = {"easy": _easy, "normal": _normal, "hard": _hard}
 
-__all__ = ["LEVELS", "Evaluator", "HardAI", "NormalAI", "determinize", "ranked_turns", "turns"]
+__all__ = ["HARD", "LEVELS", "NORMAL", "Evaluator", "HardAI", "NormalAI", "Weights", "determinize", "ranked_turns",
+           "turns"]

@@ -14,7 +14,19 @@ from games import registry
 from games.ai import LEVELS, UNDO, EasyAI, GreedyAI, SearchAI, make_player
 from games.deole.ai import HardAI as DeoleHard
 from games.deole.ai import NormalAI as DeoleNormal
-from games.trails.ai import Evaluator, HardAI, NormalAI, determinize, play_turn, turns
+from games.trails.ai import (
+    HARD,
+    NORMAL,
+    Evaluator,
+    HardAI,
+    NormalAI,
+    Weights,
+    determinize,
+    play_turn,
+    ranked_turns,
+    turns,
+)
+from games.trails.tiles import LAKE_TILE_ID, TILE_TYPES
 
 KEYS = ["trails", "deole", "dewan", "maple"]
 OPTIONS: dict[str, dict[str, Any]] = {"trails": {"expansions": "river,inns,traders"}}
@@ -89,8 +101,9 @@ def test_trails_hard_full_budget_is_deterministic_and_legal() -> None:
     assert game.parse(chosen[0]) in game.legal_actions(state, seat)
 
 
-@pytest.mark.parametrize("options,players", [({}, 2), ({"expansions": "river,inns,traders"}, 4)])
-def test_trails_turn_in_the_head_matches_the_engine(options: dict[str, Any], players: int) -> None:
+@pytest.mark.parametrize("options,players,weights", [({}, 2, NORMAL), ({"expansions": "river,inns,traders"}, 4, NORMAL),
+                                                     ({"expansions": "river,inns,traders"}, 4, HARD)])
+def test_trails_turn_in_the_head_matches_the_engine(options: dict[str, Any], players: int, weights: Weights) -> None:
     """Every turn valued without touching the board (features joined through the new tile, features closed,
     figures back in hand, monastery neighbours, fields whose cities changed) against the value of the
     position the engine reaches when the turn is played; rare joins of two features sharing a tile may
@@ -104,11 +117,11 @@ def test_trails_turn_in_the_head_matches_the_engine(options: dict[str, Any], pla
         while not state.over:
             if state.phase == "place" and steps % 11 == 5:
                 seat = state.seat
-                evaluator = Evaluator(state)
+                evaluator = Evaluator(state, weights=weights)
                 for chosen_place, chosen in turns(state):
                     after = pickle.loads(pickle.dumps(state))
                     play_turn(game, after, seat, (chosen_place, chosen))
-                    engine = Evaluator(after, remaining=len(state.deck)).position(seat)
+                    engine = Evaluator(after, remaining=len(state.deck), weights=weights).position(seat)
                     head = evaluator.turn(seat, chosen_place.x, chosen_place.y, chosen_place.rot, chosen)
                     compared += 1
                     differ += abs(engine - head) > 1e-6
@@ -125,8 +138,65 @@ def test_trails_determinize_keeps_the_river_first_and_the_tiles() -> None:
     deck = list(state.deck)
     determinize(state, random.Random(2))
     assert sorted(state.deck) == sorted(deck) and state.deck != deck
-    river = [tid for tid in deck if tid.startswith("RI")]
-    assert state.deck[: len(river)] == river
+    river = [tid for tid in deck if TILE_TYPES[tid].expansion == "river"]
+    assert sorted(state.deck[: len(river)]) == sorted(river) and state.deck[len(river) - 1] == LAKE_TILE_ID
+
+
+def shuffled_pile(state: Any, seed: int) -> Any:
+    """A copy of ``state`` whose hidden pile is in another order (the river's tiles before the lake, the land
+    tiles after it, each shuffled): what the seats see is the same."""
+    other = pickle.loads(pickle.dumps(state))
+    deck = other.deck
+    river = [tid for tid in deck if TILE_TYPES[tid].expansion == "river" and tid != LAKE_TILE_ID]
+    land = [tid for tid in deck if TILE_TYPES[tid].expansion != "river"]
+    rng = random.Random(seed)
+    rng.shuffle(river)
+    rng.shuffle(land)
+    deck[:] = [*river, *[tid for tid in deck if tid == LAKE_TILE_ID], *land]
+    return other
+
+
+def test_trails_determinize_does_not_read_the_pile_order() -> None:
+    game = registry.get("trails")
+    state = game.setup(4, {"expansions": "river,inns,traders"}, 3)
+    other = shuffled_pile(state, 1)
+    assert other.deck != state.deck
+    determinize(state, random.Random(5))
+    determinize(other, random.Random(5))
+    assert other.deck == state.deck
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_trails_hard_never_reads_the_pile_order(players: int) -> None:
+    """Two states differing only in the order of the hidden pile: hard (searching with its whole budget where
+    it searches) makes the same choice for the same seed."""
+    game = registry.get("trails")
+    for state in positions("trails", players, seed=8, every=17, limit=3):
+        seat = game.to_act(state)[0]
+        other = shuffled_pile(state, 2)
+        assert other.deck != state.deck
+        for seed in (1, 2):
+            plans = [[game.format(a) for a in HardAI(seed, width=3, samples=2).plan(game, s, seat)]
+                     for s in (state, other)]
+            assert plans[0] == plans[1]
+
+
+def test_trails_normal_keeps_its_weights_and_hard_has_its_own() -> None:
+    """``normal`` values positions with the hand-set constants it always had; ``hard`` with its tuned weights."""
+    hand_set = Weights(city_odds=0.84, road_odds=0.9, time_factor=5.0, figure_value=2.2, figure_horizon=4.0,
+                       builder_value=1.5, good_value=1.5, fill_max=0.85, fill_tiles=40.0, field_points=3.0,
+                       goods_lead=0.0, others_max=1.0)
+    assert hand_set == NORMAL
+    assert HARD != NORMAL
+    hard = make_player("trails", "hard", 1)
+    assert isinstance(hard, HardAI)
+    assert hard.weights is HARD
+    state = positions("trails", 4, seed=2, every=25, limit=1)[0]
+    seat = state.seat
+    default = [turn for _, turn in ranked_turns(state, seat, random.Random(3))]
+    assert default == [turn for _, turn in ranked_turns(state, seat, random.Random(3), NORMAL)]
+    evaluator = Evaluator(state)
+    assert evaluator.w is NORMAL
 
 
 def trails_duel(levels: tuple[str, str], seed: int) -> list[int]:
