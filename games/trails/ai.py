@@ -43,7 +43,6 @@ FigureKey = tuple[int, int, str]
 Turn = tuple[Place, Figure | None]  # a placement and the figure put with it (None: no figure)
 
 
-
 @dataclass(frozen=True, slots=True)
 class Weights:
     """The evaluator's constants. ``NORMAL`` are ``normal``'s (hand-set); ``hard`` has its own, tuned."""
@@ -68,7 +67,7 @@ NORMAL = Weights()
 # often it ranks first (a fair share is 25%; NORMAL's weights: 23%). One weight at a time: field_points 2.0 45%,
 # 1.5 50%, 1.0 53%, 0.5 56%, 0 51%; others_max 0.5 30%, 0 26%; figure_value 3.0 34%, 1.5 25%; good_value 3.0 30%;
 # time_factor 3.0 23%; city_odds 0.9 and road_odds 0.93 17%. Combined, others_max 0.5 with field_points 1.5 62%,
-# with 1.0 60% (others_max 0.25: 58%); adding goods_lead 4 to the latter 62%. On 200 other seats, from field_points
+# with 1.0 60% (others_max 0.25: 58%); adding goods_lead 4 to the latter 62%. On 200 other seeds, from field_points
 # 1.0, others_max 0.5, goods_lead 4 (59%): field_points 1.5 66%; builder_value 3.0 57%, figure_value 3.0 57%,
 # time_factor 7.0 60%, fill_max 0.6 60% (left as normal's). With the search on top (field_points 1.0, others_max
 # 0.5): first in 33 of 40 games, against 28 of the same 40 one turn ahead. In 2-player base games, one turn ahead,
@@ -127,7 +126,7 @@ class Evaluator:
         remaining = len(state.deck) if remaining is None else remaining  # tiles still to come
         self.remaining = remaining
         self.figure_value = weights.figure_value * min(1.0, remaining / (weights.figure_horizon * state.players))
-        self.fill = min(weights.fill_max, remaining / weights.fill_tiles)  # share of a monastery's empty neighbours still to come
+        self.fill = min(weights.fill_max, remaining / weights.fill_tiles)  # of a monastery's empty neighbours, to come
         parent = state.parent
         self.parent = parent
         # Features holding figures (the only ones worth anything to anyone), by root.
@@ -152,8 +151,8 @@ class Evaluator:
         for pos, key in state.monasteries.items():
             owner, kind = state.figures[key]
             self.base[pos] = self._share([(owner, kind)], self._monastery(self._neighbours(pos)))
-        self.totals = [float(sum(state.score[s].values())) + self.w.good_value * sum(state.goods[s]) + sum(self.base_value(s))
-                       for s in range(self.players)]
+        self.totals = [float(sum(state.score[s].values())) + weights.good_value * sum(state.goods[s])
+                       + sum(self.base_value(s)) for s in range(self.players)]
         self.leads = self._leads(state.goods) if weights.goods_lead else []
         for s, value in enumerate(self.leads):
             self.totals[s] += value
