@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -58,6 +60,21 @@ class TableRecord:
     lobby_message_id: int | None = None  # the lobby message, edited as the table lives
     snapshot_version: int | None = None  # of the latest snapshot of a game in play, as ``active_tables`` reads it
     version: int | None = None  # moves in the table's log (None before the game starts)
+
+
+def table_record(row: Sequence[Any]) -> TableRecord:
+    """A ``game_tables`` row in the column order both stores select (id, guild, channel, game, options, ...,
+    version, then the snapshot's version), seats left empty. A row that cannot be decoded gives a record with
+    ``load_error`` (the table is set aside with its id and channel), not an exception."""
+    try:
+        return TableRecord(row[0], row[1], row[2], row[3], json.loads(row[4]), *row[5:10],
+                           turn_seconds=row[10], deadline=row[11], paused_at=row[12], paused_by=row[13],
+                           time_left=row[14], reminders_sent=row[15], settings=json.loads(row[16]),
+                           held_events=json.loads(row[17]), board_due=bool(row[18]), lobby_message_id=row[19],
+                           version=row[20], snapshot_version=row[21])
+    except (TypeError, ValueError) as error:
+        return TableRecord(row[0], row[1], row[2], str(row[3]), {}, row[5], row[6], 0, 0.0,
+                           load_error=f"unreadable row: {error}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from bot.store.base import (
     StoreUnavailable,
     TableRecord,
     VersionConflict,
+    table_record,
 )
 
 T = TypeVar("T")
@@ -73,18 +74,7 @@ async def _read_tables(connection: Connection, where: str, args: tuple[Any, ...]
     snapshot_join = " LEFT JOIN snapshots s ON s.table_id = t.id" if snapshots else ""
     rows = await connection.fetch(
         f"SELECT {TABLE_COLUMNS}{snapshot_column} FROM game_tables t{snapshot_join} WHERE {where}", *args)
-    tables: list[TableRecord] = []
-    for row in rows:
-        try:
-            record = TableRecord(row[0], row[1], row[2], row[3], json.loads(row[4]), *row[5:10],
-                                 turn_seconds=row[10], deadline=row[11], paused_at=row[12], paused_by=row[13],
-                                 time_left=row[14], reminders_sent=row[15], settings=json.loads(row[16]),
-                                 held_events=json.loads(row[17]), board_due=bool(row[18]), lobby_message_id=row[19],
-                                 version=row[20], snapshot_version=row[21])
-        except (TypeError, ValueError) as error:  # one bad row is reported with its table, not raised
-            record = TableRecord(row[0], row[1], row[2], str(row[3]), {}, row[5], row[6], 0, 0.0,
-                                 load_error=f"unreadable row: {error}")
-        tables.append(record)
+    tables = [table_record(row) for row in rows]
     if tables:
         by_id = {record.id: record for record in tables}
         for s in await connection.fetch(
