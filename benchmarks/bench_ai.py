@@ -1,5 +1,5 @@
 """AI levels measured: win rates with 95% Wilson intervals, average scores, and decision times per level
-(median and p99, one process, so one core).
+(median and p99; each game on one core, ``--jobs`` games at once).
 
 - Trails 2p base: hard vs normal and normal vs easy, seats swapped every other game;
 - Trails 4p, all expansions: hard against three normal (hard's seat goes round);
@@ -9,13 +9,15 @@ Hard decides within the bot's budget per decision (``--hard-seconds``), as it do
 does, plays the rest of its turn from its plan (``plan_of``) without searching again at every step.
 
 Run: nice -n 10 .venv/bin/python benchmarks/bench_ai.py [--trails2 N] [--easy2 N] [--trails4 N] [--deole3 N]
-     [--solo N]  (game counts; 0 skips a section)
+     [--solo N] [--jobs 2]  (game counts; 0 skips a section; --jobs: at most one process a core, since hard
+     thinks against a wall-clock budget)
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import statistics
 import sys
 import time
@@ -30,6 +32,7 @@ from games.ai import Player, make_player, plan_of  # noqa: E402
 
 TIMES: dict[tuple[str, str], list[float]] = defaultdict(list)  # (game, level) -> seconds per decision
 HARD_SECONDS = 0.8
+JOBS = 1  # processes playing games at once (--jobs); each game on one core, as a table's AI is
 
 
 def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -82,15 +85,40 @@ def play(key: str, levels: list[str], options: dict[str, Any], seed: int) -> Any
     return state
 
 
+def _ranking(args: tuple[str, list[str], dict[str, Any], int]) -> tuple[dict[int, Any], dict[tuple[str, str], list[float]]]:
+    """One game played (in a worker process with ``--jobs``): its ranking by seat, and its decision times."""
+    key, levels, options, seed = args
+    TIMES.clear()
+    state = play(key, levels, options, seed)
+    return {p.seat: p for p in registry.get(key).result(state).ranking}, dict(TIMES)
+
+
+def rankings(key: str, games: list[tuple[list[str], dict[str, Any], int]]) -> list[dict[int, Any]]:
+    """The rankings of ``games`` (levels per seat, options, seed), over ``JOBS`` processes; their decision times
+    are added to ``TIMES``."""
+    jobs = [(key, levels, options, seed) for levels, options, seed in games]
+    kept = {name: list(times) for name, times in TIMES.items()}
+    if JOBS > 1:
+        with multiprocessing.Pool(JOBS) as pool:
+            played = pool.map(_ranking, jobs, chunksize=1)
+    else:
+        played = [_ranking(job) for job in jobs]
+    TIMES.clear()
+    for name, times in kept.items():
+        TIMES[name].extend(times)
+    for _, times in played:
+        for name, spent in times.items():
+            TIMES[name].extend(spent)
+    return [ranking for ranking, _ in played]
+
+
 def duel(key: str, first: str, second: str, options: dict[str, Any], games: int) -> None:
     """``first`` against ``second`` in 2-player games, seats swapped every other game."""
-    game = registry.get(key)
     wins = ties = 0
     scores: dict[str, list[int]] = {first: [], second: []}
-    for n in range(games):
-        levels = [first, second] if n % 2 == 0 else [second, first]
-        totals = game.scores(play(key, levels, options, 1000 + n))
-        mine, theirs = totals[levels.index(first)], totals[levels.index(second)]
+    plays = [([first, second] if n % 2 == 0 else [second, first], options, 1000 + n) for n in range(games)]
+    for (levels, _, _), ranking in zip(plays, rankings(key, plays), strict=True):
+        mine, theirs = ranking[levels.index(first)].score, ranking[levels.index(second)].score
         scores[first].append(mine)
         scores[second].append(theirs)
         wins += mine > theirs
@@ -101,15 +129,12 @@ def duel(key: str, first: str, second: str, options: dict[str, Any], games: int)
 
 def against_field(key: str, hero: str, field: str, players: int, options: dict[str, Any], games: int) -> None:
     """``hero`` in one seat (going round), ``field`` in the others: how often it ranks first."""
-    game = registry.get(key)
     wins = 0
     hero_scores: list[int] = []
     field_scores: list[float] = []
-    for n in range(games):
+    plays = [([hero if s == n % players else field for s in range(players)], options, 2000 + n) for n in range(games)]
+    for n, ranking in enumerate(rankings(key, plays)):
         seat = n % players
-        levels = [hero if s == seat else field for s in range(players)]
-        state = play(key, levels, options, 2000 + n)
-        ranking = {p.seat: p for p in game.result(state).ranking}
         wins += ranking[seat].rank == 1
         hero_scores.append(ranking[seat].score)
         field_scores.append(statistics.mean(p.score for s, p in ranking.items() if s != seat))
@@ -137,7 +162,7 @@ def solo(games: int) -> None:
 
 
 def main() -> None:
-    global HARD_SECONDS
+    global HARD_SECONDS, JOBS
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--trails2", type=int, default=20, help="Trails 2p base games, hard vs normal")
     parser.add_argument("--easy2", type=int, default=40, help="Trails 2p base games, normal vs easy")
@@ -145,8 +170,9 @@ def main() -> None:
     parser.add_argument("--deole3", type=int, default=10, help="Déole 3p games, hard vs 2 easy")
     parser.add_argument("--solo", type=int, default=40, help="Déole solo voyages per level")
     parser.add_argument("--hard-seconds", type=float, default=HARD_SECONDS, help="hard's budget per decision")
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing games at once (at most one a core)")
     args = parser.parse_args()
-    HARD_SECONDS = args.hard_seconds
+    HARD_SECONDS, JOBS = args.hard_seconds, args.jobs
     started = time.perf_counter()
     print("Trails & Fortresses, 2 players, base game:")
     if args.trails2:
@@ -161,7 +187,7 @@ def main() -> None:
         against_field("deole", "hard", "easy", 3, {}, args.deole3)
     if args.solo:
         solo(args.solo)
-    print("Decision time per level (ms, one process):")
+    print("Decision time per level (ms, each game on one core):")
     for (key, level), times in sorted(TIMES.items()):
         times.sort()
         print(f"  {key:7} {level:7} median {1000 * statistics.median(times):7.1f}  "
