@@ -42,39 +42,35 @@ CASES = (("trails", 2, {}, True), ("trails", 4, {"expansions": "river,inns,trade
 
 @dataclass
 class Recorded:
-    """A random game played on the bare engine: its commits (seat, notations) and the engine's own time."""
+    """A random game played on the bare engine: its commits (seat, notations, in order) and its moves."""
 
     seed: int
     commits: list[tuple[int, list[str]]]
     moves: int
-    engine_seconds: float
 
 
 def record_game(game_key: str, players: int, options: dict[str, str], seed: int, per_turn: bool) -> Recorded:
-    """Play one random game on the bare engine (``apply`` timed), grouping the steps of a turn when
-    ``per_turn``."""
+    """Play one random game on the bare engine, grouping the steps of a turn when ``per_turn``."""
     game = registry.get(game_key)
     state = game.setup(players, options, seed)
     rng = random.Random(seed)
     commits: list[tuple[int, list[str]]] = []
     open_turn = False  # whether the last commit's turn goes on
-    moves, spent = 0, 0.0
+    moves = 0
     while not game.is_over(state):
         seat = game.to_act(state)[0]
         before = turn_key(game, state)
         # Players who never take a step back: a turn is what the panel sends (tile, figure, confirmation).
         legal = game.legal_actions(state, seat)
         action = rng.choice([a for a in legal if game.format(a) != "undo"] or legal)
-        start = time.perf_counter()
         game.apply(state, seat, action)
-        spent += time.perf_counter() - start
         moves += 1
         if per_turn and open_turn and commits[-1][0] == seat:
             commits[-1][1].append(game.format(action))
         else:
             commits.append((seat, [game.format(action)]))
         open_turn = not game.is_over(state) and turn_key(game, state) == before
-    return Recorded(seed, commits, moves, spent)
+    return Recorded(seed, commits, moves)
 
 
 def engine_rate(game_key: str, players: int, options: dict[str, str], games: list[Recorded], repeats: int) -> float:
@@ -98,7 +94,7 @@ def engine_rate(game_key: str, players: int, options: dict[str, str], games: lis
 def one_step_each(game: Recorded) -> Recorded:
     """The same game with every step committed on its own."""
     steps = [(seat, [text]) for seat, texts in game.commits for text in texts]
-    return Recorded(game.seed, steps, game.moves, game.engine_seconds)
+    return Recorded(game.seed, steps, game.moves)
 
 
 async def posted(service: TableService, outcome: MoveOutcome) -> None:
