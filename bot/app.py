@@ -130,6 +130,7 @@ class PlayByChatBot(commands.Bot):
             await self.clock.stop()
         self.tables.ai.close()  # the hard AIs' worker processes: none left behind
         await super().close()
+        await self.tables.results_recorded()
         await self.store.close()
 
 

@@ -2,8 +2,9 @@
 
 Every state change of a table happens under that table's lock, and what was checked before the lock
 is checked again inside it (``_locked``), so two clicks at once see one after the other. A move is
-applied to a copy of the state restored from JSON, committed with a version check, and only then becomes
-the live state, so a rejected or failed move changes nothing.
+applied to the table's live state and committed with a version check; a rejected move leaves the state
+untouched (the engine contract), and after a failed commit the table goes back to the state the store holds
+(its latest snapshot and the moves logged after it), so a rejected or failed move changes nothing.
 """
 
 from __future__ import annotations
@@ -420,6 +421,7 @@ class TableService:
         self._wake_at: dict[int, float] = {}
         self.max_decoded = MAX_DECODED_TABLES
         self._recent: OrderedDict[int, Table] = OrderedDict()  # tables whose stored state was decoded
+        self._recordings: set[asyncio.Task[None]] = set()  # results of games just finished, being recorded
         self.ai = AIThinker()
 
     async def load(self) -> None:
@@ -1076,13 +1078,31 @@ class TableService:
             self._recent.pop(record.channel_id, None)
         if clock is not None or finished:
             self._clock_changed(table)
-        if finished:  # results and ratings, once per game; if this fails, the next start records it
+        if finished:
             record.finished_at = record.finished_at or self.clock()
+            self._record_results(record, game, working)
+        return MoveOutcome(table, moves, events, finished, [] if finished else list(after[0]), announce=tell)
+
+    def _record_results(self, record: TableRecord, game: AnyGame, state: Any) -> None:
+        """Record a finished game's results and ratings beside the move that ended it, not in its way: ratings
+        are recorded one game at a time (each reads what the one before wrote), so the last move of a game
+        would otherwise wait for every other game ending at the same moment. A recording that fails, or that a
+        stop cuts short, is made at the next start (``ratings.catch_up``)."""
+        async def record_them() -> None:
             try:
-                await ratings.record_finished(self.store, record, game, working)
+                await ratings.record_finished(self.store, record, game, state)
             except Exception:
                 log.exception("could not record the results of table %s", record.id)
-        return MoveOutcome(table, moves, events, finished, [] if finished else list(after[0]), announce=tell)
+
+        task = asyncio.get_running_loop().create_task(record_them(), name=f"results of table {record.id}")
+        self._recordings.add(task)
+        task.add_done_callback(self._recordings.discard)
+
+    async def results_recorded(self) -> None:
+        """Once the results of every game finished so far are recorded (what reads them waits for this: the
+        leaderboard, stats, the list of finished games; and the bot before it closes the store)."""
+        while self._recordings:
+            await asyncio.wait(set(self._recordings))
 
     def _clock_for(self, table: Table, new_turn: bool, to_act: list[int]) -> ClockUpdate | None:
         """The clock after a commit: a new turn gets a fresh deadline (or, while paused, a full turn of time

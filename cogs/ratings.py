@@ -126,6 +126,7 @@ class RatingsCommands(CommandsMixin):
         locale = locale_of(interaction)
         if not registry.has(game):
             return await answer(interaction, error_text(locale, TableError("unknown_game", game=echo(game))))
+        await self.service.results_recorded()  # a game that has just ended counts
         board = await self.service.store.rating_board(interaction.guild_id or ratings.NO_GUILD, game)
         name = registry.get(game).names.get(locale, game)
         if not board:
@@ -143,6 +144,7 @@ class RatingsCommands(CommandsMixin):
         locale = locale_of(interaction)
         who = user or interaction.user
         await interaction.response.defer(ephemeral=True, thinking=True)  # the chart is drawn off the loop
+        await self.service.results_recorded()
         games = await self.service.store.player_results(interaction.guild_id or ratings.NO_GUILD,
                                                        ratings.user_player(who.id))
         if not games:

@@ -67,6 +67,7 @@ class ReplayCommands(CommandsMixin):
         store = self.service.store
         # Checked before the answer, which is public: a refusal stays private.
         if game is None:
+            await self.service.results_recorded()
             latest = await store.finished_games(where(interaction), 1)
             record = latest[0][0] if latest else None
         else:

@@ -1,5 +1,6 @@
 """Ratings and results: openskill's own numbers, the games that are not rated, and a game counted once."""
 
+import asyncio
 import json
 
 import pytest
@@ -92,6 +93,7 @@ async def play_nim(service, players: list[tuple[int | None, str]], moves: list[t
     outcome = await service.start(CHANNEL, host)
     for user, notation in moves:
         outcome = await service.act(CHANNEL, user, notation)
+    await service.results_recorded()
     return outcome
 
 
@@ -143,6 +145,7 @@ async def test_ai_rated_with_two_humans_and_eliminated_ranked_last(service, stor
         user = next(s.user_id for s in table.seats if s.position == table.game.to_act(table.state)[0])
         await service.act(CHANNEL, user, "take 1")
         table = service.tables.get(CHANNEL)
+    await service.results_recorded()
     [(record, _)] = await store.finished_games(CHANNEL, 5)
     results = {r.player: r for r in (await store.rating_board(GUILD, "nim"))}
     assert set(results) == {"user:1", "user:2", "user:3", "ai:normal"}
@@ -170,3 +173,42 @@ async def test_catch_up_records_games_finished_before_ratings(service, store):
     assert await store.ratings(GUILD, "nim", ["user:1"]) == {"user:1": pytest.approx(expected([1, 2])[0])}
     [(record, winners)] = await store.finished_games(CHANNEL, 5)
     assert record.id == table_id and winners == ["alice"]
+
+
+async def test_the_last_move_does_not_wait_for_the_results_and_readers_do(service, store, monkeypatch, caplog):
+    """Ratings are recorded one game at a time; the move that ends a game returns while its results are still
+    being written (here: held back), and whoever reads results waits for them."""
+    release = asyncio.Event()
+    real_record_game = store.record_game
+
+    async def held_record_game(*args, **kwargs):
+        await release.wait()
+        return await real_record_game(*args, **kwargs)
+
+    monkeypatch.setattr(store, "record_game", held_record_game)
+    await service.create(GUILD, CHANNEL, "nim", ALICE, "alice", {"pile": "3"}, seed=5)
+    await service.join(CHANNEL, BOB, "bob")
+    await service.start(CHANNEL, ALICE)
+    outcome = await asyncio.wait_for(service.act(CHANNEL, ALICE, "take 3"), 5)
+    assert outcome.finished and await store.ratings(GUILD, "nim", ["user:1"]) == {}
+    reader = asyncio.create_task(service.results_recorded())
+    await asyncio.sleep(0.01)
+    assert not reader.done()  # a leaderboard asked now waits for this game
+    release.set()
+    await asyncio.wait_for(reader, 5)
+    assert await store.ratings(GUILD, "nim", ["user:1"]) == {"user:1": pytest.approx(expected([1, 2])[0])}
+
+    # A recording that fails is logged; the game is recorded at the next start (catch-up).
+    async def broken_record_game(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(store, "record_game", broken_record_game)
+    await service.create(GUILD, CHANNEL, "nim", ALICE, "alice", {"pile": "3"}, seed=5)
+    await service.join(CHANNEL, BOB, "bob")
+    await service.start(CHANNEL, ALICE)
+    outcome = await service.act(CHANNEL, ALICE, "take 3")
+    await service.results_recorded()
+    assert "could not record the results of table" in caplog.text
+    monkeypatch.setattr(store, "record_game", real_record_game)
+    assert await ratings.catch_up(store) == 1
+    assert [winners for _, winners in await store.finished_games(CHANNEL, 5)] == [["alice"], ["alice"]]
