@@ -25,6 +25,7 @@ from bot.tables import TableService
 from games import registry
 
 log = logging.getLogger(__name__)
+RESULTS_WAIT_SECONDS = 10.0  # at close, for the results of games just finished (the rest: at the next start)
 
 
 def apply_endpoints(config: Config) -> None:
@@ -130,7 +131,9 @@ class PlayByChatBot(commands.Bot):
             await self.clock.stop()
         self.tables.ai.close()  # the hard AIs' worker processes: none left behind
         await super().close()
-        await self.tables.results_recorded()
+        # Results still being written are waited for, a while: what a stop cuts short is recorded at the next start.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.tables.results_recorded(), RESULTS_WAIT_SECONDS)
         await self.store.close()
 
 
