@@ -627,10 +627,11 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
         if record is None:
             return await answer(interaction, error_text(locale, TableError("no_table")))
         # No game in play: the channel's finished games are listed too, with the numbers `game:` takes.
+        listing = None
         if record.status not in ("lobby", "playing"):
             await self.service.results_recorded()  # the winners of a game that has just ended
-        listing = None if record.status in ("lobby", "playing") else history.finished_embed(
-            await self.service.store.finished_games(where(interaction), history.FINISHED_LISTED), locale)
+            listing = history.finished_embed(
+                await self.service.store.finished_games(where(interaction), history.FINISHED_LISTED), locale)
         await self.show_history_page(interaction, record.id, -1, record, listing)
 
     async def show_history_page(self, interaction: discord.Interaction, table_id: int, page: int,
