@@ -132,8 +132,7 @@ class PlayByChatBot(commands.Bot):
         self.tables.ai.close()  # the hard AIs' worker processes: none left behind
         await super().close()
         # Results still being written are waited for, a while: what a stop cuts short is recorded at the next start.
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.tables.results_recorded(), RESULTS_WAIT_SECONDS)
+        await self.tables.results_recorded(within=RESULTS_WAIT_SECONDS)
         await self.store.close()
 
 

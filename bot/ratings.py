@@ -1,11 +1,11 @@
 """Ratings per server and game: openskill's Plackett-Luce model over each finished game's places.
 
 A game is recorded once, when it ends (``record_finished``, started by the table service with the move that
-ends it, which does not wait for it: ``TableService.results_recorded``) or, if the bot stopped in between, at the next start (``catch_up``): the store marks the table
-recorded in the same transaction that writes the results and the new ratings, so a retry or a restart
-never counts a game twice. Every finished game's results are kept (games, wins, scores for ``/game stats``);
-ratings change only when at least two people played. A built-in AI is rated as one player per level
-("ai:hard"), so beating the hard AI means something.
+ends it, which does not wait for it: ``TableService.results_recorded``) or, if the bot stopped in between, at
+the next start (``catch_up``): the store marks the table recorded in the same transaction that writes the
+results and the new ratings, so a retry or a restart never counts a game twice. Every finished game's results
+are kept (games, wins, scores for ``/game stats``); ratings change only when at least two people played. A
+built-in AI is rated as one player per level ("ai:hard"), so beating the hard AI means something.
 """
 
 from __future__ import annotations

@@ -343,6 +343,9 @@ def settings_changes(reminders: str | None = None, timeout: str | None = None, a
     return changes
 
 
+# How long a command reading results (leaderboard, stats, history) waits for a game that has just ended: well
+# within the 3 s an interaction has to answer; a slower write is read as it stands.
+READ_RESULTS_WITHIN = 1.5
 HARD_AI_SECONDS = 0.8  # the search budget of a hard AI's decision (it stops at the first check past it)
 AI_WORKER_GRACE = 10.0  # beyond the budget, before a late worker is given up for a normal decision
 
@@ -1098,11 +1101,17 @@ class TableService:
         self._recordings.add(task)
         task.add_done_callback(self._recordings.discard)
 
-    async def results_recorded(self) -> None:
-        """Once the results of every game finished so far are recorded (what reads them waits for this: the
-        leaderboard, stats, the list of finished games; and the bot before it closes the store)."""
+    async def results_recorded(self, within: float | None = None) -> None:
+        """Once the results of every game finished so far are recorded, or ``within`` seconds have passed (what
+        reads them waits for this: the leaderboard, stats, the list of finished games, each within the time an
+        interaction has to answer; and the bot before it closes the store)."""
+        loop = asyncio.get_running_loop()
+        end = None if within is None else loop.time() + within
         while self._recordings:
-            await asyncio.wait(set(self._recordings))
+            left = None if end is None else end - loop.time()
+            if left is not None and left <= 0:
+                return
+            await asyncio.wait(set(self._recordings), timeout=left)
 
     def _clock_for(self, table: Table, new_turn: bool, to_act: list[int]) -> ClockUpdate | None:
         """The clock after a commit: a new turn gets a fresh deadline (or, while paused, a full turn of time

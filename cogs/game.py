@@ -22,6 +22,7 @@ from bot.store import TableRecord
 from bot.tables import (
     DEFAULT_TURN_SECONDS,
     PAUSES_PER_PLAYER,
+    READ_RESULTS_WITHIN,
     REPLACED_BY_AI,
     BrokenTable,
     MoveOutcome,
@@ -629,7 +630,7 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
         # No game in play: the channel's finished games are listed too, with the numbers `game:` takes.
         listing = None
         if record.status not in ("lobby", "playing"):
-            await self.service.results_recorded()  # the winners of a game that has just ended
+            await self.service.results_recorded(within=READ_RESULTS_WITHIN)  # the winners of a game that has just ended
             listing = history.finished_embed(
                 await self.service.store.finished_games(where(interaction), history.FINISHED_LISTED), locale)
         await self.show_history_page(interaction, record.id, -1, record, listing)

@@ -16,7 +16,7 @@ from discord.app_commands import locale_str as _
 from bot import ratings
 from bot.i18n import t
 from bot.store.base import PlayerGame, RatingLine
-from bot.tables import TableError, echo
+from bot.tables import READ_RESULTS_WITHIN, TableError, echo
 from cogs.common import answer, error_text, locale_of
 from games import registry
 from rendering.chart import rating_chart
@@ -126,7 +126,7 @@ class RatingsCommands(CommandsMixin):
         locale = locale_of(interaction)
         if not registry.has(game):
             return await answer(interaction, error_text(locale, TableError("unknown_game", game=echo(game))))
-        await self.service.results_recorded()  # a game that has just ended counts
+        await self.service.results_recorded(within=READ_RESULTS_WITHIN)  # a game that has just ended counts
         board = await self.service.store.rating_board(interaction.guild_id or ratings.NO_GUILD, game)
         name = registry.get(game).names.get(locale, game)
         if not board:
@@ -144,7 +144,7 @@ class RatingsCommands(CommandsMixin):
         locale = locale_of(interaction)
         who = user or interaction.user
         await interaction.response.defer(ephemeral=True, thinking=True)  # the chart is drawn off the loop
-        await self.service.results_recorded()
+        await self.service.results_recorded(within=READ_RESULTS_WITHIN)
         games = await self.service.store.player_results(interaction.guild_id or ratings.NO_GUILD,
                                                        ratings.user_player(who.id))
         if not games:

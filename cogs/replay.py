@@ -19,7 +19,7 @@ import rendering
 from bot import replay as records
 from bot.i18n import t
 from bot.store import TableRecord
-from bot.tables import TableError, TableSettings
+from bot.tables import READ_RESULTS_WITHIN, TableError, TableSettings
 from cogs.common import ack, answer, error_text, locale_of, where
 from games import registry
 from rendering.replay import ReplayTooLarge, animate
@@ -67,7 +67,7 @@ class ReplayCommands(CommandsMixin):
         store = self.service.store
         # Checked before the answer, which is public: a refusal stays private.
         if game is None:
-            await self.service.results_recorded()
+            await self.service.results_recorded(within=READ_RESULTS_WITHIN)
             latest = await store.finished_games(where(interaction), 1)
             record = latest[0][0] if latest else None
         else:

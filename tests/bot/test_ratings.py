@@ -194,6 +194,8 @@ async def test_the_last_move_does_not_wait_for_the_results_and_readers_do(servic
     reader = asyncio.create_task(service.results_recorded())
     await asyncio.sleep(0.01)
     assert not reader.done()  # a leaderboard asked now waits for this game
+    await asyncio.wait_for(service.results_recorded(within=0.05), 5)  # ... within the time it has to answer
+    assert not reader.done()
     release.set()
     await asyncio.wait_for(reader, 5)
     assert await store.ratings(GUILD, "nim", ["user:1"]) == {"user:1": pytest.approx(expected([1, 2])[0])}
