@@ -37,6 +37,12 @@ from games.core import AnyGame, Event, IllegalAction
 
 log = logging.getLogger(__name__)
 
+def _log_failure(what: str, done: asyncio.Future[Any]) -> None:
+    """A write nobody waits for that failed is logged (what it stores is stored again by the next write)."""
+    if not done.cancelled() and (error := done.exception()) is not None:
+        log.error("%s: %s", what, error, exc_info=error)
+
+
 class TableError(Exception):
     """A refusal the user sees, localised by the bot as ``error.<code>``."""
 
@@ -1146,12 +1152,18 @@ class TableService:
     async def board_posted(self, table: Table, told: int, version: int) -> None:
         """A board drawn at ``version``, telling the first ``told`` held entries, was posted: those are
         forgotten, and the board is no longer due unless a later turn (committed meanwhile) owes its own.
-        Under the table's lock, so a move committed meanwhile is neither lost nor told twice."""
+        Under the table's lock, so a move committed meanwhile is neither lost nor told twice.
+
+        The write is queued, not waited for: the store makes it before the table's next write (the next move
+        does not wait for a disk sync of its own), and a crash before it is stored posts the board again at the
+        next start, as a crash just after the post always could."""
         async with table.lock:
             record = table.record
             record.held_events = record.held_events[told:]
             record.board_due = record.board_due and table.version != version
-            await self.store.set_board_posted(record.id, record.held_events, record.board_due)
+            written = asyncio.ensure_future(self.store.set_board_posted(record.id, record.held_events,
+                                                                        record.board_due))
+        written.add_done_callback(functools.partial(_log_failure, f"the board posted at table {record.id} was not stored"))
 
     async def set_lobby_message(self, table: Table, message_id: int) -> None:
         table.record.lobby_message_id = message_id

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -182,8 +182,14 @@ class Store(ABC):
     async def set_held_events(self, table_id: int, events: list[Any]) -> None: ...
 
     @abstractmethod
-    async def set_board_posted(self, table_id: int, held_events: list[Any], board_due: bool) -> None:
-        """What is still to tell, and whether a board is still due, in one write."""
+    async def flush(self) -> None:
+        """Once every write queued so far (``set_board_posted``) is made."""
+
+    @abstractmethod
+    def set_board_posted(self, table_id: int, held_events: list[Any], board_due: bool) -> Awaitable[None]:
+        """What is still to tell, and whether a board is still due, in one write, queued at once: it is made
+        before any later write of the table, so the caller need not wait for it (awaiting what this returns
+        waits until it is stored)."""
 
     @abstractmethod
     async def set_settings(self, table_id: int, turn_seconds: int, settings: dict[str, Any]) -> None: ...

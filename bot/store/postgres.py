@@ -160,6 +160,7 @@ class PostgresStore(Store):
         self.pool_size = pool_size
         self._pool: asyncpg.Pool | None = None
         self._reader = _BlockingReader(url)
+        self._queued: dict[int, asyncio.Task[None]] = {}  # per table: its write queued without a wait
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -221,6 +222,7 @@ class PostgresStore(Store):
             return await self._schema_version(connection)
 
     async def close(self) -> None:
+        await self.flush()  # what was queued is written before the pool closes
         await asyncio.to_thread(self._reader.close)
         if self._pool is not None:
             pool, self._pool = self._pool, None
@@ -302,6 +304,7 @@ class PostgresStore(Store):
 
     async def commit_moves(self, table_id, expected_version, moves, state, at, status=None, clock=None,
                            board_due=None, seats=None, held_events=None) -> int:
+        await self._after_queued(table_id)
         new_version = expected_version + len(moves)
         # The table's row carries its version: one conditional update checks it and writes the rest.
         columns: list[str] = ["version = $1"]
@@ -353,16 +356,41 @@ class PostgresStore(Store):
             " WHERE id = $4", deadline, reminders_sent, turn_seconds, table_id)
 
     async def set_board_due(self, table_id: int, due: bool) -> None:
+        await self._after_queued(table_id)
         await self._execute("UPDATE game_tables SET board_due = $1 WHERE id = $2", due, table_id)
 
-    async def set_board_posted(self, table_id: int, held_events: list[Any], board_due: bool) -> None:
-        await self._execute("UPDATE game_tables SET held_events = $1, board_due = $2 WHERE id = $3",
-                            json.dumps(held_events), board_due, table_id)
+    def set_board_posted(self, table_id: int, held_events: list[Any], board_due: bool) -> asyncio.Task[None]:
+        # Written by a task of its own, which the table's next writes of these columns wait for (the pool gives
+        # no order between connections, and an older list written last would bring told events back).
+        held = json.dumps(held_events)
+        previous = self._queued.get(table_id)
+
+        async def write() -> None:
+            if previous is not None:
+                await asyncio.wait([previous])
+            await self._execute("UPDATE game_tables SET held_events = $1, board_due = $2 WHERE id = $3",
+                                held, board_due, table_id)
+
+        task = asyncio.get_running_loop().create_task(write(), name=f"board posted, table {table_id}")
+        self._queued[table_id] = task
+        task.add_done_callback(lambda done: self._queued.pop(table_id) if self._queued.get(table_id) is done else None)
+        return task
+
+    async def flush(self) -> None:
+        if self._queued:
+            await asyncio.wait(list(self._queued.values()))
+
+    async def _after_queued(self, table_id: int) -> None:
+        """Once the table's queued write (``set_board_posted``) is made, whether it succeeded or not."""
+        queued = self._queued.get(table_id)
+        if queued is not None:
+            await asyncio.wait([queued])
 
     async def set_lobby_message(self, table_id: int, message_id: int) -> None:
         await self._execute("UPDATE game_tables SET lobby_message_id = $1 WHERE id = $2", message_id, table_id)
 
     async def set_held_events(self, table_id: int, events: list[Any]) -> None:
+        await self._after_queued(table_id)
         await self._execute("UPDATE game_tables SET held_events = $1 WHERE id = $2", json.dumps(events), table_id)
 
     async def set_settings(self, table_id: int, turn_seconds: int, settings: dict[str, Any]) -> None:

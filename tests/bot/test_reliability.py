@@ -443,12 +443,59 @@ async def test_a_board_posted_while_a_later_turn_commits_leaves_that_turn_due(se
     drawn_at, told = table.version, len(table.record.held_events)
     await service.act(CHANNEL, ALICE, "take 2")
     await service.board_posted(table, told, drawn_at)
+    await store.flush()  # the write is queued, not waited for
     stored = await store.latest_table(CHANNEL)
     assert table.record.board_due and stored.board_due
     assert service.held_moves(table) == [(0, "take 2")] and stored.held_events == table.record.held_events
     await service.board_posted(table, len(table.record.held_events), table.version)  # its own board
+    await store.flush()
     stored = await store.latest_table(CHANNEL)
     assert not stored.board_due and stored.held_events == []
+
+
+async def test_the_next_move_does_not_wait_for_the_board_posted_write_and_a_failed_one_is_logged(
+        setup, monkeypatch, caplog):
+    # board_posted queues its write: it returns before the write is stored, the next move's commit is written
+    # after it, and a write that fails is logged (the table plays on; at worst the board is posted again).
+    service, _, store = setup
+    await service.create(1, CHANNEL, "nim", ALICE, "alice", {"pile": "20"}, seed=3)
+    await service.join(CHANNEL, BOB, "bob")
+    await service.start(CHANNEL, ALICE)
+    table = service.table(CHANNEL)
+    writes: list[str] = []
+    queue = store._queue
+
+    def spy(job):
+        future = queue(job)
+        writes.append("queued")
+        future.add_done_callback(lambda _: writes.append("written"))
+        return future
+
+    monkeypatch.setattr(store, "_queue", spy)
+    await service.board_posted(table, len(table.record.held_events), table.version)
+    assert writes == ["queued"]  # returned before it was stored
+    await service.act(CHANNEL, ALICE, "take 2")
+    assert writes[:2] == ["queued", "queued"] and writes.count("written") == 2  # the move waited for its own
+    await store.flush()
+    stored = await store.latest_table(CHANNEL)
+    assert stored.version == 1 and stored.board_due and service.held_moves(table) == [(0, "take 2")]
+    assert stored.held_events == table.record.held_events
+
+    def failing(job):
+        future = asyncio.get_running_loop().create_future()
+        future.set_exception(sqlite3.OperationalError("disk I/O error"))
+        return future
+
+    monkeypatch.setattr(store, "_queue", failing)
+    with caplog.at_level(logging.ERROR, logger="bot.tables"):
+        await service.board_posted(table, len(table.record.held_events), table.version)
+        await asyncio.sleep(0)
+    assert "was not stored" in caplog.text and "disk I/O error" in caplog.text
+    assert not table.record.board_due and table.record.held_events == []  # the channel was told
+    monkeypatch.setattr(store, "_queue", queue)
+    await service.act(CHANNEL, BOB, "take 1")  # and the table plays on
+    await store.flush()
+    assert (await store.latest_table(CHANNEL)).version == 2
 
 
 async def test_a_move_that_fails_after_changing_the_live_state_leaves_the_table_as_stored(setup, monkeypatch):

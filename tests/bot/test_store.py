@@ -153,6 +153,33 @@ async def test_version_conflict_changes_nothing(target):
     await store.close()
 
 
+async def test_a_board_posted_write_queued_unawaited_comes_before_the_tables_later_writes(target):
+    # The service does not wait for the write that forgets what a posted board told: the store makes it before
+    # the table's next writes (the move after it, events held for the next board), else a stale list written
+    # last would tell those events again, or lose the new turn's board, after a restart.
+    store = await open_store(target)
+    record = await store.create_table(1, 10, "nim", {}, 100, 1, 0.0)
+    await store.start_game(record.id, [Seat(0, 100, "a"), Seat(1, 101, "b")], "s0")
+    told = [[0, "move", {"notation": "take 1"}]]
+    queued = store.set_board_posted(record.id, [], False)  # not awaited
+    await store.set_held_events(record.id, told)
+    assert queued.done()  # written first
+    store.set_board_posted(record.id, [], False)
+    await store.commit_moves(record.id, 0, [(0, "take 2")], None, 1.0, board_due=True, held_events=told * 2)
+    read = await store.table_record(record.id)
+    assert read is not None and (read.board_due, read.held_events, read.version) == (True, told * 2, 1)
+    store.set_board_posted(record.id, [], False)
+    await store.flush()
+    read = await store.table_record(record.id)
+    assert read is not None and (read.board_due, read.held_events) == (False, [])
+    store.set_board_posted(record.id, told, True)
+    await store.close()  # what is queued is written before the store closes
+    store = await open_store(target)
+    read = await store.table_record(record.id)
+    assert read is not None and (read.board_due, read.held_events) == (True, told)
+    await store.close()
+
+
 async def test_two_writers_racing_on_one_version_one_wins(target):
     """Two stores on one database (two processes) commit the same version at once: exactly one applies."""
     first, second = await open_store(target), await open_store(target)
