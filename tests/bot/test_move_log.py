@@ -1,6 +1,6 @@
 """The move log with a snapshot every few moves: each game's state is rebuilt exactly from its latest snapshot
 and the moves logged after it (after a restart, after a failed commit), and the store's writer commits the
-writes waiting together, each in its own savepoint."""
+writes waiting together, a failing one rolled back alone (the batch is run again with a savepoint per write)."""
 
 import asyncio
 import json
