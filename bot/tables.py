@@ -112,6 +112,11 @@ class Table:
     def state(self, value: Any) -> None:
         self._state = value
 
+    @property
+    def decoded(self) -> bool:
+        """Whether the state is in memory (decoded and checked on its first use since it was let go)."""
+        return self._state is not None
+
     def unload(self) -> bool:
         """Let the decoded state go (it is read again on next use), unless the table is busy."""
         if self.loader is None or self.lock.locked() or self._state is None:
@@ -182,9 +187,10 @@ TurnKey = tuple[tuple[int, ...], int]  # (the seats to act, the game's turn numb
 ClockUpdate = tuple[float | None, int, float | None]  # (deadline, reminders sent, time left while paused)
 
 
-def turn_key(game: AnyGame, state: Any) -> TurnKey:
-    """What changes exactly when a new turn begins, also when the same seat gets the turn again."""
-    return tuple(game.to_act(state)), game.turn_number(state)
+def turn_key(game: AnyGame, state: Any, to_act: list[int] | None = None) -> TurnKey:
+    """What changes exactly when a new turn begins, also when the same seat gets the turn again (``to_act``:
+    the seats to act, when the caller has just asked)."""
+    return tuple(game.to_act(state) if to_act is None else to_act), game.turn_number(state)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +210,7 @@ MOVE = "@move"  # a held entry that is a move (in notation), beside the held eve
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 30, 14 * 86400
 # A table's snapshot is written every this many moves (and at the end, and with any move the engine cannot
 # replay); the moves between are the log's, replayed on recovery. A move's commit is then one small insert.
-SNAPSHOT_EVERY = 20
+SNAPSHOT_EVERY = 50  # a rebuild replays at most 49 moves: a few milliseconds in the slowest engine
 MAX_DECODED_TABLES = 2000  # states of loaded tables kept in memory; idle ones beyond are read again when used
 DEFAULT_TURN_SECONDS = 86400
 PAUSES_PER_PLAYER = 2
@@ -560,7 +566,7 @@ class TableService:
         table = self.tables.get(channel_id)
         if table is not None:
             try:  # read on first use: a record or a state that cannot be played is broken
-                if table.record.status == "playing":
+                if table.record.status == "playing" and not table.decoded:
                     table.game.to_act(table.state)
             except Exception as error:
                 index = table.index
@@ -736,10 +742,10 @@ class TableService:
             moves: list[tuple[int, str]] = []
             events: list[tuple[int, Event]] = []
             try:
-                for text in notations:
+                for number, text in enumerate(notations):
                     if game.is_over(working):
                         raise TableError("game_over")
-                    if seat.position not in game.to_act(working):
+                    if seat.position not in (before[0] if number == 0 else game.to_act(working)):
                         raise TableError("not_your_turn")
                     action = game.parse(text)
                     events.extend((seat.position, e) for e in game.apply(working, seat.position, action))
@@ -1033,8 +1039,9 @@ class TableService:
         what the caller wants ``announce``d (a timeout, a kick), is told with a board."""
         game = table.game
         by_position = {s.position: s for s in table.seats}
-        while not game.is_over(working):
-            to_act = game.to_act(working)
+        while True:
+            finished = game.is_over(working)
+            to_act = [] if finished else game.to_act(working)
             if not to_act or not by_position[to_act[0]].is_ai:
                 break
             ai_seat = to_act[0]
@@ -1048,11 +1055,9 @@ class TableService:
                     break  # the rest of a plan that no longer fits: the AI is asked again
                 events += [(ai_seat, e) for e in game.apply(working, ai_seat, action)]
                 moves.append((ai_seat, game.format(action)))
-        finished = game.is_over(working)
-        after = turn_key(game, working)
-        new_turn = finished or after != before
+        new_turn = finished or turn_key(game, working, to_act) != before
         record = table.record
-        clock = self._clock_for(table, new_turn, [] if finished else list(after[0]))
+        clock = self._clock_for(table, new_turn, to_act)
         tell = new_turn or announce
         # What the next board tells is kept with the moves: a board posted after a crash or an outage still
         # tells the turn. (Steps answered privately are held by the cog, if the game wants them told.)
@@ -1090,7 +1095,7 @@ class TableService:
         if finished:
             record.finished_at = record.finished_at or self.clock()
             self._record_results(record, game, working)
-        return MoveOutcome(table, moves, events, finished, [] if finished else list(after[0]), announce=tell)
+        return MoveOutcome(table, moves, events, finished, list(to_act), announce=tell)
 
     def _record_results(self, record: TableRecord, game: AnyGame, state: Any) -> None:
         """Record a finished game's results and ratings beside the move that ended it, not in its way: ratings
