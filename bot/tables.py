@@ -37,8 +37,10 @@ from games.core import AnyGame, Event, IllegalAction
 
 log = logging.getLogger(__name__)
 
+
 def _log_failure(what: str, done: asyncio.Future[Any]) -> None:
-    """A write nobody waits for that failed is logged (what it stores is stored again by the next write)."""
+    """A write nobody waits for that failed is logged (for a posted board: at worst, it is posted again at the
+    next start)."""
     if not done.cancelled() and (error := done.exception()) is not None:
         log.error("%s: %s", what, error, exc_info=error)
 
@@ -1168,7 +1170,8 @@ class TableService:
             record.board_due = record.board_due and table.version != version
             written = asyncio.ensure_future(self.store.set_board_posted(record.id, record.held_events,
                                                                         record.board_due))
-        written.add_done_callback(functools.partial(_log_failure, f"the board posted at table {record.id} was not stored"))
+        written.add_done_callback(functools.partial(_log_failure,
+                                                    f"the board posted at table {record.id} was not stored"))
 
     async def set_lobby_message(self, table: Table, message_id: int) -> None:
         table.record.lobby_message_id = message_id

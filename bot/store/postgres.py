@@ -373,8 +373,12 @@ class PostgresStore(Store):
 
         task = asyncio.get_running_loop().create_task(write(), name=f"board posted, table {table_id}")
         self._queued[table_id] = task
-        task.add_done_callback(lambda done: self._queued.pop(table_id) if self._queued.get(table_id) is done else None)
+        task.add_done_callback(lambda done: self._forget_queued(table_id, done))
         return task
+
+    def _forget_queued(self, table_id: int, done: asyncio.Task[None]) -> None:
+        if self._queued.get(table_id) is done:  # a later write queued meanwhile stays
+            del self._queued[table_id]
 
     async def flush(self) -> None:
         if self._queued:

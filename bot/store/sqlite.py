@@ -386,13 +386,6 @@ class SqliteStore(Store):
 
         return self._queue(job)
 
-    def _write_soon(self, table_id, held_events, board_due):
-        sql, params = "UPDATE game_tables SET held_events = ?, board_due = ? WHERE id = ?", (json_text(held_events), int(board_due), table_id)
-        future = asyncio.get_running_loop().create_future()
-        self._jobs.append((lambda db: db.execute(sql, params), future))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write_jobs())
-
     async def set_lobby_message(self, table_id: int, message_id: int) -> None:
         await self._run("UPDATE game_tables SET lobby_message_id = ? WHERE id = ?", (message_id, table_id))
 
