@@ -36,7 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.store import SqliteStore  # noqa: E402
-from bot.tables import MoveOutcome, TableService, turn_key  # noqa: E402
+from bot.tables import MoveOutcome, TableService, tune_garbage_collector, turn_key  # noqa: E402
 from games import registry  # noqa: E402
 
 # (game, players, options, a whole turn per commit)
@@ -188,7 +188,9 @@ def best_of(repeats: int, game_key: str, players: int, options: dict[str, str], 
 
 
 def rows(games: int, tables: int, repeats: int = 5) -> list[str]:
-    """The table of figures, one line per game (used by ``run_all.py`` too)."""
+    """The table of figures, one line per game (used by ``run_all.py`` too). The process collects garbage as the
+    bot does (``tune_garbage_collector``), for the engine's figures as for the service's."""
+    tune_garbage_collector()
     lines = [f"{'game':<30} {'engine':>8} {'1 table':>8} {'ratio':>6} {'per commit, p99':>19} | {'engine':>8} "
              f"{f'{tables} tables':>10} {'ratio':>6} {'vs 1 game':>9} {'one step a commit':>18} {'ratio':>6}"]
     for game_key, players, options, per_turn in CASES:

@@ -21,7 +21,7 @@ from bot.clock import TurnClock
 from bot.config import Config
 from bot.i18n import LOCALES, catalog
 from bot.store import Store, make_store
-from bot.tables import TableService
+from bot.tables import TableService, tune_garbage_collector
 from games import registry
 
 log = logging.getLogger(__name__)
@@ -149,4 +149,5 @@ def make_bot(config: Config, store: Store | None = None, force_sync: bool = Fals
 
 def run_bot(config: Config, force_sync: bool = False) -> None:
     apply_endpoints(config)
+    tune_garbage_collector()
     make_bot(config, force_sync=force_sync).run(config.require_token(), log_handler=None)
