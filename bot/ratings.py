@@ -10,10 +10,9 @@ built-in AI is rated as one player per level ("ai:hard"), so beating the hard AI
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import json
 import logging
-import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -30,8 +29,6 @@ MODEL = PlackettLuce()  # mu 25, sigma 25/3, as openskill defaults
 NO_GUILD = 0  # tables outside a server (DMs) are rated together under guild 0
 MIN_HUMANS = 2
 AI_PREFIX = "ai:"
-
-_locks: weakref.WeakKeyDictionary[Store, asyncio.Lock] = weakref.WeakKeyDictionary()
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -79,19 +76,13 @@ def rate(results: list[SeatResult], current: dict[str, tuple[float, float]]) -> 
 
 async def record_finished(store: Store, record: TableRecord, game: AnyGame, state: Any) -> bool:
     """Record a finished game's results and, with two humans or more, rate it. ``False`` if it was recorded
-    already (a retry, a restart). Serialised per store: two games ending at once each read the ratings the
-    other wrote."""
-    lock = _locks.setdefault(store, asyncio.Lock())
-    async with lock:
-        results = seat_results(game, state, record.seats)
-        guild = record.guild_id or NO_GUILD
-        new: dict[str, tuple[float, float]] = {}
-        if humans(results) >= MIN_HUMANS:
-            new = rate(results, await store.ratings(guild, record.game, sorted({r.player for r in results})))
-            for r in results:
-                r.mu, r.sigma = new[r.player]
-        return await store.record_game(record.id, guild, record.game, record.finished_at or record.created_at,
-                                       results, new)
+    already (a retry, a restart). The store rates the game in the transaction that records it, on the ratings
+    as the games recorded before it left them: two games ending at once are rated one after the other, and
+    share one commit."""
+    results = seat_results(game, state, record.seats)
+    update = functools.partial(rate, results) if humans(results) >= MIN_HUMANS else None
+    return await store.record_game(record.id, record.guild_id or NO_GUILD, record.game,
+                                   record.finished_at or record.created_at, results, update)
 
 
 async def catch_up(store: Store, owns_guild: Callable[[int | None], bool] = lambda guild_id: True) -> int:

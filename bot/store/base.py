@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 
@@ -226,9 +226,11 @@ class Store(ABC):
 
     @abstractmethod
     async def record_game(self, table_id: int, guild_id: int, game: str, finished_at: float,
-                          results: list[SeatResult], ratings: dict[str, tuple[float, float]]) -> bool:
-        """In one transaction: mark the table recorded, write its seats' results and the players' new
-        ``ratings``. ``False`` (nothing written) if the table was recorded already: a game counts once."""
+                          results: list[SeatResult], rate: RatingUpdate | None) -> bool:
+        """In one transaction: mark the table recorded, read the players' ratings, compute their new ones with
+        ``rate`` (``None``: the game is not rated) and write them with the seats' results (see ``rated``).
+        ``False`` (nothing written) if the table was recorded already: a game counts once. Games ending at once
+        are each rated on the ratings the one before wrote, without waiting for each other's commit."""
 
     @abstractmethod
     async def unrecorded_games(self) -> list[TableRecord]:
@@ -260,6 +262,19 @@ class SeatResult:
     won: bool
     mu: float | None = None
     sigma: float | None = None
+
+
+Ratings = dict[str, tuple[float, float]]  # player: (mu, sigma)
+RatingUpdate = Callable[[Ratings], Ratings]  # the players' current ratings (the rated ones) -> their new ones
+
+
+def rated(results: list[SeatResult], rate: RatingUpdate | None,
+          current: Ratings) -> tuple[list[SeatResult], Ratings]:
+    """The results with each seat's rating after the game, and the new ratings (none if ``rate`` is None)."""
+    if rate is None:
+        return results, {}
+    new = rate(current)
+    return [replace(r, mu=new[r.player][0], sigma=new[r.player][1]) for r in results], new
 
 
 @dataclass(slots=True)

@@ -24,6 +24,7 @@ from bot.store.base import (
     IndexRow,
     PlayerGame,
     RatingLine,
+    RatingUpdate,
     Recovery,
     Seat,
     SeatResult,
@@ -31,6 +32,7 @@ from bot.store.base import (
     StoreUnavailable,
     TableRecord,
     VersionConflict,
+    rated,
     table_record,
 )
 
@@ -441,22 +443,33 @@ class PostgresStore(Store):
         return {row[0]: (row[1], row[2]) for row in rows}
 
     async def record_game(self, table_id: int, guild_id: int, game: str, finished_at: float,
-                          results: list[SeatResult], ratings: dict[str, tuple[float, float]]) -> bool:
+                          results: list[SeatResult], rate: RatingUpdate | None) -> bool:
         async with self.pool.acquire() as connection, connection.transaction():
             inserted = await connection.execute(
                 "INSERT INTO recorded_games (table_id, rated) VALUES ($1, $2) ON CONFLICT (table_id) DO NOTHING",
-                table_id, int(bool(ratings)))
+                table_id, int(rate is not None))
             if inserted != "INSERT 0 1":  # recorded already (by this process or another): a game counts once
                 return False
+            current: dict[str, tuple[float, float]] = {}
+            if rate is not None:
+                # One rating transaction at a time per server and game (any process), each on the ratings the one
+                # before wrote: the lock is held until this transaction ends.
+                await connection.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
+                                         f"ratings:{guild_id}:{game}")
+                rows = await connection.fetch(
+                    "SELECT player, mu, sigma FROM ratings WHERE guild_id = $1 AND game = $2"
+                    " AND player = ANY($3::text[])", guild_id, game, sorted({r.player for r in results}))
+                current = {row[0]: (row[1], row[2]) for row in rows}
+            final, new = rated(results, rate, current)
             await connection.executemany(
                 "INSERT INTO game_results (table_id, seat, guild_id, game, player, display, place, score, won, mu,"
                 " sigma, finished_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
                 [(table_id, r.seat, guild_id, game, r.player, r.display, r.place, r.score, int(r.won), r.mu, r.sigma,
-                  finished_at) for r in results])
+                  finished_at) for r in final])
             await connection.executemany(
                 "INSERT INTO ratings (guild_id, game, player, mu, sigma) VALUES ($1, $2, $3, $4, $5) ON CONFLICT"
                 " (guild_id, game, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma",
-                [(guild_id, game, player, mu, sigma) for player, (mu, sigma) in ratings.items()])
+                [(guild_id, game, player, mu, sigma) for player, (mu, sigma) in new.items()])
         return True
 
     async def unrecorded_games(self) -> list[TableRecord]:

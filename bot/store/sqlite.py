@@ -27,6 +27,7 @@ from bot.store.base import (
     IndexRow,
     PlayerGame,
     RatingLine,
+    RatingUpdate,
     Recovery,
     Seat,
     SeatResult,
@@ -34,6 +35,7 @@ from bot.store.base import (
     StoreUnavailable,
     TableRecord,
     VersionConflict,
+    rated,
     table_record,
 )
 from games.core import json_text
@@ -443,22 +445,30 @@ class SqliteStore(Store):
             return {player: (mu, sigma) async for player, mu, sigma in cursor}
 
     async def record_game(self, table_id: int, guild_id: int, game: str, finished_at: float,
-                          results: list[SeatResult], ratings: dict[str, tuple[float, float]]) -> bool:
+                          results: list[SeatResult], rate: RatingUpdate | None) -> bool:
+        players = sorted({r.player for r in results})
+
         def job(db: sqlite3.Connection) -> bool:
             cursor = db.execute(
                 "INSERT INTO recorded_games (table_id, rated) VALUES (?, ?) ON CONFLICT (table_id) DO NOTHING",
-                (table_id, int(bool(ratings))))
+                (table_id, int(rate is not None)))
             if cursor.rowcount != 1:
                 return False  # recorded already: a game counts once
+            # The ratings as the jobs before this one (in this transaction too) left them: the writer runs one
+            # job at a time, so games ending at once are rated one after the other.
+            current = {player: (mu, sigma) for player, mu, sigma in db.execute(
+                f"SELECT player, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND player IN"
+                f" ({', '.join('?' for _ in players)})", (guild_id, game, *players))} if rate else {}
+            final, new = rated(results, rate, current)
             db.executemany(
                 "INSERT INTO game_results (table_id, seat, guild_id, game, player, display, place, score, won, mu,"
                 " sigma, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(table_id, r.seat, guild_id, game, r.player, r.display, r.place, r.score, int(r.won), r.mu, r.sigma,
-                  finished_at) for r in results])
+                  finished_at) for r in final])
             db.executemany(
                 "INSERT INTO ratings (guild_id, game, player, mu, sigma) VALUES (?, ?, ?, ?, ?) ON CONFLICT"
                 " (guild_id, game, player) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma",
-                [(guild_id, game, player, mu, sigma) for player, (mu, sigma) in ratings.items()])
+                [(guild_id, game, player, mu, sigma) for player, (mu, sigma) in new.items()])
             return True
 
         return await self._write(job)

@@ -2,15 +2,17 @@
 session's own database; skipped with the reason when no server is reachable, failed instead when CI is set)."""
 
 import asyncio
+import functools
 import random
 import sqlite3
 
 import asyncpg
 import pytest
 
+from bot import ratings
 from bot.store import PostgresStore, Seat, SqliteStore, Store, VersionConflict
 from bot.store import postgres as pg
-from bot.store.base import Recovery, StoreUnavailable
+from bot.store.base import Recovery, SeatResult, StoreUnavailable
 from bot.store.sqlite import migrations
 from bot.tables import TableService
 
@@ -343,4 +345,33 @@ async def test_the_index_read_at_start_and_a_record_read_on_first_use(target):
     assert (record.version, record.snapshot_version, record.deadline) == (1, 0, 500.5)
     assert [s.ai_level for s in record.seats] == [None, "easy"]
     assert store.table_record_now(over.id + 1) is None
+    await store.close()
+
+
+async def test_games_ending_at_once_are_rated_one_after_the_other_and_counted_once(target):
+    """Three games of alice and bob recorded at once (and the first twice): each is rated on the ratings the
+    one before wrote, as openskill rates them one after the other, and the repeated game counts once."""
+    store = await open_store(target)
+    alice, bob = "user:1", "user:2"
+    ids = []
+    for number in range(3):
+        record = await store.create_table(1, 200 + number, "nim", {}, 1, number, 0.0)
+        await store.set_status(record.id, "finished", 10.0 + number)
+        ids.append(record.id)
+    # alice wins the first two, bob the third
+    places = [(1, 2), (1, 2), (2, 1)]
+    games = [[SeatResult(0, alice, "alice", a, 0, a == 1), SeatResult(1, bob, "bob", b, 0, b == 1)]
+             for a, b in places]
+    recorded = await asyncio.gather(*(
+        store.record_game(table_id, 1, "nim", 10.0, results, functools.partial(ratings.rate, results))
+        for table_id, results in [*zip(ids, games, strict=True), (ids[0], games[0])]))
+    assert recorded == [True, True, True, False]
+    expected: dict[str, tuple[float, float]] = {}
+    for results in games:
+        expected |= ratings.rate(results, expected)
+    found = await store.ratings(1, "nim", [alice, bob])
+    assert found[alice] == pytest.approx(expected[alice]) and found[bob] == pytest.approx(expected[bob])
+    history = await store.player_results(1, alice)
+    assert [(game.place, game.won) for game in history] == [(1, True), (1, True), (2, False)]
+    assert (history[-1].mu, history[-1].sigma) == pytest.approx(expected[alice])
     await store.close()

@@ -75,7 +75,7 @@ async def test_the_callers_own_line_follows_the_top_ten(fake, world, make_bot):
         await store.record_game(table_id, world.guild.id, "nim", 1.0, [
             SeatResult(0, f"user:{9000 + number}", f"Player {number}", 1, 1, True, 27.6 + number / 10, 8.0),
             SeatResult(1, f"user:{8000 + number}", f"Newcomer {number}", 2, 0, False, 22.4, 8.0)],
-            {f"user:{9000 + number}": (27.6 + number / 10, 8.0), f"user:{8000 + number}": (22.4, 8.0)})
+            lambda current, n=number: {f"user:{9000 + n}": (27.6 + n / 10, 8.0), f"user:{8000 + n}": (22.4, 8.0)})
     board = await (await fake.slash("/game leaderboard", user=world.bob, channel=world.lounge, game="nim")).reply()
     lines = board.embeds[0]["description"].splitlines()
     assert len(lines) == 12 and lines[0].startswith("1. Player 11: ") and lines[10] == "…"
