@@ -163,6 +163,9 @@ class PostgresStore(Store):
         self._pool: asyncpg.Pool | None = None
         self._reader = _BlockingReader(url)
         self._queued: dict[int, asyncio.Task[None]] = {}  # per table: its write queued without a wait
+        # Games recorded one at a time in the order they were asked for (the order they ended), as SQLite's writer
+        # does; the advisory lock below orders the processes.
+        self._recording = asyncio.Lock()
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -444,7 +447,7 @@ class PostgresStore(Store):
 
     async def record_game(self, table_id: int, guild_id: int, game: str, finished_at: float,
                           results: list[SeatResult], rate: RatingUpdate | None) -> bool:
-        async with self.pool.acquire() as connection, connection.transaction():
+        async with self._recording, self.pool.acquire() as connection, connection.transaction():
             inserted = await connection.execute(
                 "INSERT INTO recorded_games (table_id, rated) VALUES ($1, $2) ON CONFLICT (table_id) DO NOTHING",
                 table_id, int(rate is not None))

@@ -109,9 +109,9 @@ async def test_waiting_writes_share_one_transaction_and_a_failing_one_fails_alon
     transactions = []
     real_batch = sqlite_store._run_batch
 
-    def counted_batch(connection, jobs):
+    def counted_batch(connection, jobs, *overwritten):
         transactions.append(len(jobs))
-        return real_batch(connection, jobs)
+        return real_batch(connection, jobs, *overwritten)
 
     monkeypatch.setattr(sqlite_store, "_run_batch", counted_batch)
     # Eight tables move at once, one of them with a stale version.
@@ -170,4 +170,41 @@ async def test_a_write_whose_caller_gave_up_is_still_written_whole(db_path):
     await store.open()
     recovery = store.recovery_now(record.id)
     assert recovery is not None and (recovery.version, recovery.moves) == (2, [(0, "take 1"), (0, "take 2")])
+    await store.close()
+
+
+async def test_a_posted_boards_write_left_out_when_the_tables_next_turn_in_the_batch_overwrites_it(db_path):
+    """A board's bookkeeping (what is left to tell, whether a board is due) queued just before the table's next
+    turn, in one batch: the turn writes both columns, so the bookkeeping's statement is left out; the state is
+    the turn's. If that turn fails (a stale version), the bookkeeping is written after all."""
+    store = SqliteStore(db_path)
+    await store.open()
+    record = await store.create_table(1, 100, "nim", {}, 1, 0, 0.0, seats=[Seat(0, 1, "a"), Seat(1, 2, "b")])
+    other = await store.create_table(1, 101, "nim", {}, 1, 0, 0.0, seats=[Seat(0, 1, "a"), Seat(1, 2, "b")])
+    for table in (record, other):
+        await store.start_game(table.id, table.seats, "{}")
+    statements: list[str] = []
+    assert store._direct is not None
+    store._direct.set_trace_callback(statements.append)
+    told = [[0, "move", {"notation": "take 1"}]]
+    posted = store.set_board_posted(record.id, [], False)
+    posted_elsewhere = store.set_board_posted(other.id, [], False)  # another table's: written
+    turn = store.commit_moves(record.id, 0, [(0, "take 1")], None, 1.0, board_due=True, held_events=told)
+    assert await turn == 1 and await posted is None and await posted_elsewhere is None
+    updates = [s for s in statements if s.startswith("UPDATE game_tables SET held_events")]
+    assert len(updates) == 1 and f"WHERE id = {other.id}" in updates[0]
+    read = await store.table_record(record.id)
+    assert read is not None and (read.version, read.board_due, read.held_events) == (1, True, told)
+    read = await store.table_record(other.id)
+    assert read is not None and (read.board_due, read.held_events) == (False, [])
+
+    # The turn refused (a version already played): the bookkeeping queued before it is stored.
+    await store.commit_moves(record.id, 1, [], None, 2.0, board_due=True, held_events=told * 2)
+    posted = store.set_board_posted(record.id, [], False)
+    stale = store.commit_moves(record.id, 0, [(1, "take 2")], None, 3.0, board_due=True, held_events=told * 3)
+    with pytest.raises(VersionConflict):
+        await stale
+    await posted
+    read = await store.table_record(record.id)
+    assert read is not None and (read.version, read.board_due, read.held_events) == (1, False, [])
     await store.close()

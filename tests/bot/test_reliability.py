@@ -6,11 +6,12 @@ import asyncio
 import json
 import logging
 import sqlite3
+import threading
 
 import pytest
 
 from bot.clock import TurnClock
-from bot.store import SqliteStore
+from bot.store import Seat, SqliteStore
 from bot.store.base import StoreUnavailable
 from bot.tables import TableError, TableService, TableSettings, parse_duration
 from games import registry
@@ -345,6 +346,47 @@ async def test_moves_are_committed_with_full_synchronous_durability(db_path):
     await store.open()
     async with store.db.execute("PRAGMA synchronous") as cursor:
         assert (await cursor.fetchone())[0] == 2  # FULL
+    # and so is the writer's own connection, which commits the moves
+    assert store._direct is not None and store._direct.execute("PRAGMA synchronous").fetchone()[0] == 2
+    await store.close()
+
+
+async def test_a_write_lock_held_by_another_process_is_waited_for_off_the_event_loop(db_path):
+    """Another process (here: another connection, on a thread) holds the write lock for a while: the move
+    is written once the lock is free, and meanwhile the event loop goes on (the wait is on the database
+    thread), so the bot answers everyone else."""
+    store = SqliteStore(db_path)
+    await store.open()
+    record = await store.create_table(1, 10, "nim", {}, 100, 1, 0.0)
+    await store.start_game(record.id, [Seat(0, 100, "a"), Seat(1, 101, "b")], "s0")
+    holding, release = threading.Event(), threading.Event()
+
+    def hold_the_lock() -> None:
+        other = sqlite3.connect(db_path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        holding.set()
+        release.wait(5)
+        other.execute("COMMIT")
+        other.close()
+
+    holder = asyncio.get_running_loop().run_in_executor(None, hold_the_lock)
+    try:
+        await asyncio.to_thread(holding.wait, 5)
+        move = asyncio.ensure_future(store.commit_moves(record.id, 0, [(0, "take 1")], None, 1.0))
+        for _ in range(20):  # the loop runs on while the move waits (a wait on the loop would end with the lock)
+            await asyncio.sleep(0.01)
+        assert not move.done()
+        release.set()
+        assert await asyncio.wait_for(move, 5) == 1
+        assert await store.commit_moves(record.id, 1, [(1, "take 2")], None, 2.0) == 2  # the lock is free again
+    finally:
+        release.set()
+        await holder
+        await store.close()
+    store = SqliteStore(db_path)
+    await store.open()
+    recovery = store.recovery_now(record.id)
+    assert recovery is not None and (recovery.version, recovery.moves) == (2, [(0, "take 1"), (1, "take 2")])
     await store.close()
 
 
@@ -465,8 +507,8 @@ async def test_the_next_move_does_not_wait_for_the_board_posted_write_and_a_fail
     writes: list[str] = []
     queue = store._queue
 
-    def spy(job):
-        future = queue(job)
+    def spy(job, *overwrites):
+        future = queue(job, *overwrites)
         writes.append("queued")
         future.add_done_callback(lambda _: writes.append("written"))
         return future
@@ -481,7 +523,7 @@ async def test_the_next_move_does_not_wait_for_the_board_posted_write_and_a_fail
     assert stored.version == 1 and stored.board_due and service.held_moves(table) == [(0, "take 2")]
     assert stored.held_events == table.record.held_events
 
-    def failing(job):
+    def failing(job, *overwrites):
         future = asyncio.get_running_loop().create_future()
         future.set_exception(sqlite3.OperationalError("disk I/O error"))
         return future
