@@ -511,7 +511,7 @@ class SqliteStore(Store):
             # job at a time, so games ending at once are rated one after the other.
             current = {player: (mu, sigma) for player, mu, sigma in db.execute(
                 f"SELECT player, mu, sigma FROM ratings WHERE guild_id = ? AND game = ? AND player IN"
-                f" ({', '.join('?' for _ in players)})", (guild_id, game, *players))} if rate else {}
+                f" ({', '.join('?' for _ in players)})", (guild_id, game, *players))} if rate is not None else {}
             final, new = rated(results, rate, current)
             db.executemany(
                 "INSERT INTO game_results (table_id, seat, guild_id, game, player, display, place, score, won, mu,"
