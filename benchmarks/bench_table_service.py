@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import random
 import statistics
 import sys
@@ -163,34 +164,54 @@ async def through_service(game_key: str, players: int, options: dict[str, str],
     return moves, sum(durations), durations
 
 
-async def concurrent_service(game_key: str, players: int, options: dict[str, str],
-                             games: list[Recorded]) -> tuple[int, float]:
-    """(moves, seconds) of the games played at once through one service, each table by its own task."""
+@dataclass
+class Run:
+    """The games played at once: moves, seconds, and of those seconds the store's batches (SQLite's statements
+    and commits, on the event loop) and their commits alone (the disk sync); the batches' count and writes."""
+
+    moves: int
+    seconds: float
+    store_seconds: float
+    sync_seconds: float
+    batches: int
+    writes: int
+
+    @property
+    def rate(self) -> float:
+        return self.moves / self.seconds
+
+
+async def concurrent_service(game_key: str, players: int, options: dict[str, str], games: list[Recorded]) -> Run:
+    """The games played at once through one service, each table by its own task."""
     with tempfile.TemporaryDirectory() as folder:
         store = SqliteStore(str(Path(folder) / "bench.sqlite3"))
         await store.open()
         service = TableService(store)
         channels = [await open_table(service, game_key, players, options, game.seed) for game in games]
+        before = dataclasses.replace(store.write_stats)
         started = time.perf_counter()
         counts = await asyncio.gather(*(replay(service, channel, game, None)
                                         for channel, game in zip(channels, games, strict=True)))
         await service.results_recorded()  # the finished games' results are the service's work too
         seconds = time.perf_counter() - started
+        after = store.write_stats
         await store.close()
-    return sum(counts), seconds
+    return Run(sum(counts), seconds, after.seconds - before.seconds, after.syncing - before.syncing,
+               after.batches - before.batches, after.jobs - before.jobs)
 
 
-def best_of(repeats: int, game_key: str, players: int, options: dict[str, str], games: list[Recorded]) -> float:
-    """Moves per second of the games played at once, the best of ``repeats`` runs (a fresh database each):
-    what the service can do when nothing else on the machine gets in its way."""
-    return max(moves / seconds for moves, seconds in
-               (asyncio.run(concurrent_service(game_key, players, options, games)) for _ in range(repeats)))
+def best_of(repeats: int, game_key: str, players: int, options: dict[str, str], games: list[Recorded]) -> Run:
+    """The fastest of ``repeats`` runs of the games played at once (a fresh database each): what the service
+    can do when nothing else on the machine gets in its way."""
+    return max((asyncio.run(concurrent_service(game_key, players, options, games)) for _ in range(repeats)),
+               key=lambda run: run.rate)
 
 
 def rows(games: int, tables: int, repeats: int = 5) -> list[str]:
     """The table of figures, one line per game (used by ``run_all.py`` too). The process collects garbage as the
     bot does (``tune_garbage_collector``), for the engine's figures as for the service's."""
     tune_garbage_collector()
+    runs: list[tuple[str, Run]] = []
     lines = [f"{'game':<30} {'engine':>8} {'1 table':>8} {'ratio':>6} {'per commit, p99':>19} | {'engine':>8} "
              f"{f'{tables} tables':>10} {'ratio':>6} {'vs 1 game':>9} {'one step a commit':>18} {'ratio':>6}"]
     for game_key, players, options, per_turn in CASES:
@@ -200,22 +221,38 @@ def rows(games: int, tables: int, repeats: int = 5) -> list[str]:
         # The figures compared are measured in turns, round after round, each the best of its rounds: this
         # machine's speed drifts by a third within a minute, and a ratio of figures taken minutes apart would
         # measure the drift.
-        engine = engine_at_once = busy = steps = 0.0
+        engine = engine_at_once = steps = 0.0
+        fastest: Run | None = None
         for _ in range(repeats):
             engine = max(engine, engine_rate(game_key, players, options, recorded[:tables], 1))
             engine_at_once = max(engine_at_once, engine_rate(game_key, players, options, recorded[:tables], 1,
                                                              at_once=True))
-            busy = max(busy, best_of(1, game_key, players, options, recorded[:tables]))
+            run = best_of(1, game_key, players, options, recorded[:tables])
+            fastest = run if fastest is None or run.rate > fastest.rate else fastest
             if per_turn:
-                steps = max(steps, best_of(1, game_key, players, options, [one_step_each(g) for g in recorded[:tables]]))
+                steps = max(steps, best_of(1, game_key, players, options,
+                                           [one_step_each(g) for g in recorded[:tables]]).rate)
+        assert fastest is not None
+        busy = fastest.rate
         steps = steps or busy
+        label = f"{game_key} {players}p {','.join(options.values()) or 'base'}"
+        runs.append((label, fastest))
         durations.sort()
         p99 = durations[min(len(durations) - 1, int(len(durations) * 0.99))]
-        label = f"{game_key} {players}p {','.join(options.values()) or 'base'}"
         lines.append(f"{label:<30} {engine:8.0f} {alone:8.0f} {engine / alone:5.0f}x "
                      f"{statistics.median(durations) * 1000:6.2f}, {p99 * 1000:5.2f} ms | {engine_at_once:8.0f} "
                      f"{busy:10.0f} {engine_at_once / busy:5.1f}x {engine / busy:8.1f}x "
                      f"{steps:18.0f} {engine_at_once / steps:5.1f}x")
+    # Where the fastest run's time went: the store's batches run on the event loop, and the tables move in
+    # step (each waits for its commit), so a batch's time is on every table's path.
+    lines.append("")
+    lines.append(f"{f'{tables} tables at once':<30} {'store':>8} {'of it sync':>10} {'batches':>8} "
+                 f"{'writes each':>11} {'ms a batch':>10} {'sync ms':>8}")
+    for label, run in runs:
+        lines.append(f"{label:<30} {run.store_seconds / run.seconds:8.0%} {run.sync_seconds / run.seconds:10.0%} "
+                     f"{run.batches:8d} {run.writes / max(run.batches, 1):11.0f} "
+                     f"{run.store_seconds / max(run.batches, 1) * 1000:10.2f} "
+                     f"{run.sync_seconds / max(run.batches, 1) * 1000:8.2f}")
     return lines
 
 

@@ -21,7 +21,9 @@ import contextlib
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any, TypeVar
 
@@ -62,22 +64,40 @@ class _JobFailed(Exception):
     """A job of a batch run without savepoints failed: the batch is run again, each job in its own."""
 
 
-def _run_batch(connection: sqlite3.Connection, jobs: list[WriteJob],
-               overwritten: frozenset[int] = frozenset()) -> list[tuple[Any, Exception | None]]:
+@dataclass
+class WriteStats:
+    """What the writer has done since the store opened: batches (transactions), the jobs in them, and the
+    seconds spent in them in all, of which in their commits (the disk sync, with ``synchronous=FULL``): where a
+    busy server's time goes, printed by the table service's benchmark."""
+
+    batches: int = 0
+    jobs: int = 0
+    seconds: float = 0.0
+    syncing: float = 0.0
+
+
+def _run_batch(connection: sqlite3.Connection, jobs: list[WriteJob], overwritten: frozenset[int] = frozenset(),
+               stats: WriteStats | None = None) -> list[tuple[Any, Exception | None]]:
     """The jobs in one transaction; (result, error) each. A job that fails is rolled back alone and the others
     are written: the batch first runs plainly (a job almost never fails, and two savepoint statements per job
     are a quarter of the database's work on a move), and only if a job fails is it run again from the start
     with each job in a savepoint of its own (the jobs only read and write the database, so running one again
     does the same). The plain run leaves out the jobs ``overwritten`` by a later job of the batch (see
     ``_overwritten``); the run with savepoints makes them all, since the later one may be the job that fails."""
+    started = time.perf_counter()
     try:
-        return _in_transaction(connection, jobs, savepoints=False, left_out=overwritten)
+        outcomes = _in_transaction(connection, jobs, savepoints=False, left_out=overwritten, stats=stats)
     except _JobFailed:
-        return _in_transaction(connection, jobs, savepoints=True)
+        outcomes = _in_transaction(connection, jobs, savepoints=True, stats=stats)
+    if stats is not None:
+        stats.batches, stats.jobs = stats.batches + 1, stats.jobs + len(jobs)
+        stats.seconds += time.perf_counter() - started
+    return outcomes
 
 
 def _in_transaction(connection: sqlite3.Connection, jobs: list[WriteJob], savepoints: bool,
-                    left_out: frozenset[int] = frozenset()) -> list[tuple[Any, Exception | None]]:
+                    left_out: frozenset[int] = frozenset(),
+                    stats: WriteStats | None = None) -> list[tuple[Any, Exception | None]]:
     outcomes: list[tuple[Any, Exception | None]] = []
     connection.execute("BEGIN IMMEDIATE")
     try:
@@ -95,7 +115,10 @@ def _in_transaction(connection: sqlite3.Connection, jobs: list[WriteJob], savepo
                 connection.execute("ROLLBACK TO job")
                 outcomes.append((None, error))
             connection.execute("RELEASE job")
+        syncing = time.perf_counter()
         connection.execute("COMMIT")
+        if stats is not None:
+            stats.syncing += time.perf_counter() - syncing
     except BaseException:
         if connection.in_transaction:
             connection.execute("ROLLBACK")
@@ -178,6 +201,7 @@ class SqliteStore(Store):
         self._jobs: list[tuple[WriteJob, asyncio.Future[Any], Overwrites]] = []  # writes waiting for the writer
         self._writer: asyncio.Task[None] | None = None
         self._direct: sqlite3.Connection | None = None  # the writer's connection on the event loop (see above)
+        self.write_stats = WriteStats()
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -258,13 +282,13 @@ class SqliteStore(Store):
                 try:
                     if self._direct is None:
                         raise RuntimeError("store is not open")
-                    outcomes = _run_batch(self._direct, jobs, overwritten)
+                    outcomes = _run_batch(self._direct, jobs, overwritten, self.write_stats)
                 except sqlite3.OperationalError as error:
                     if not _is_locked(error):
                         raise
                     # Another process holds the write lock: waited for on aiosqlite's thread (pinned in
                     # constraints.txt: ``_execute`` runs a function there), not on the event loop.
-                    outcomes = await self.db._execute(_run_batch, self.db._conn, jobs, overwritten)
+                    outcomes = await self.db._execute(_run_batch, self.db._conn, jobs, overwritten, self.write_stats)
             except BaseException as error:  # the transaction failed (disk, lock, closed): nothing written
                 for _job, future, _tag in batch:
                     if not future.done():

@@ -3,6 +3,7 @@ and the moves logged after it (after a restart, after a failed commit), and the 
 writes waiting together, a failing one rolled back alone (the batch is run again with a savepoint per write)."""
 
 import asyncio
+import dataclasses
 import json
 import random
 import sqlite3
@@ -114,12 +115,17 @@ async def test_waiting_writes_share_one_transaction_and_a_failing_one_fails_alon
         return real_batch(connection, jobs, *overwritten)
 
     monkeypatch.setattr(sqlite_store, "_run_batch", counted_batch)
+    before = dataclasses.replace(store.write_stats)
     # Eight tables move at once, one of them with a stale version.
     results = await asyncio.gather(
         *(store.commit_moves(r.id, 5 if n == 3 else 0, [(0, "take 1")], None, 1.0) for n, r in enumerate(tables)),
         return_exceptions=True)
     assert [type(r).__name__ for r in results] == ["int"] * 3 + ["VersionConflict"] + ["int"] * 4
     assert transactions == [8]  # one transaction, one fsync, for all eight
+    # and the writer's figures (printed by the service's benchmark) count it so
+    stats = store.write_stats
+    assert (stats.batches - before.batches, stats.jobs - before.jobs) == (1, 8)
+    assert 0 < stats.syncing - before.syncing < stats.seconds - before.seconds
     await store.close()
 
     store = SqliteStore(db_path)
