@@ -219,6 +219,8 @@ SNAPSHOT_EVERY = 50  # a rebuild replays at most 49 moves: a few milliseconds in
 # benchmarks/bench_table_service.py, Trails 2 players, 50 tables at once). Collecting every 20,000 allocations
 # frees the same cycles a few megabytes later.
 GC_THRESHOLDS = (20_000, 10, 10)
+NOTATIONS_KEPT = 4096  # parsed notations remembered (per process; all games)
+NOTATION_KEPT_LENGTH = 64  # longer texts are parsed each time (a real notation is a few words)
 MAX_DECODED_TABLES = 2000  # states of loaded tables kept in memory; idle ones beyond are read again when used
 DEFAULT_TURN_SECONDS = 86400
 PAUSES_PER_PLAYER = 2
@@ -431,6 +433,30 @@ class AIThinker:
             self._pool = None
 
 
+class Notations:
+    """Notation text -> (action, the notation as the game writes it), remembered. Parsing is a pure function
+    of the text and actions are immutable (the engine contract), so the answer of one table is every table's:
+    on a busy server most moves are texts seen before (and parsing one costs as much as a tenth of a move).
+    Refused texts are not remembered, nor long ones (hostile input does not grow the memory)."""
+
+    __slots__ = ("_known",)
+
+    def __init__(self) -> None:
+        self._known: dict[tuple[str, str], tuple[Any, str]] = {}
+
+    def parse(self, game: AnyGame, text: str) -> tuple[Any, str]:
+        key = (game.key, text)
+        known = self._known.get(key)
+        if known is None:
+            action = game.parse(text)
+            known = action, game.format(action)
+            if len(text) <= NOTATION_KEPT_LENGTH:
+                if len(self._known) >= NOTATIONS_KEPT:
+                    self._known.clear()  # simpler than an LRU, and a refill costs one parse per text
+                self._known[key] = known
+        return known
+
+
 class TableService:
     def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
         self.store = store
@@ -451,6 +477,7 @@ class TableService:
         self._recent: OrderedDict[int, Table] = OrderedDict()  # tables whose stored state was decoded
         self._recordings: set[asyncio.Task[None]] = set()  # results of games just finished, being recorded
         self.ai = AIThinker()
+        self.notations = Notations()
 
     async def load(self) -> None:
         """Rebuild the cache of active tables from the store (at start). A table that cannot be loaded is
@@ -560,7 +587,7 @@ class TableService:
         game = table.game
         state = game.from_json(json.loads(recovery.state))
         for seat, text in recovery.moves:
-            game.apply(state, seat, game.parse(text))
+            game.apply(state, seat, self.notations.parse(game, text)[0])
         table.version, table.snapshot_version = recovery.version, recovery.snapshot_version
         return state
 
@@ -760,9 +787,9 @@ class TableService:
                         raise TableError("game_over")
                     if seat.position not in (before[0] if number == 0 else game.to_act(working)):
                         raise TableError("not_your_turn")
-                    action = game.parse(text)
+                    action, written = self.notations.parse(game, text)
                     events.extend((seat.position, e) for e in game.apply(working, seat.position, action))
-                    moves.append((seat.position, game.format(action)))
+                    moves.append((seat.position, written))
                 return await self._commit(table, working, moves, events, before=before)
             except BaseException:
                 if moves:
