@@ -48,8 +48,8 @@ from games.core import json_text
 
 T = TypeVar("T")
 WriteJob = Callable[[sqlite3.Connection], Any]
-BUSY_TIMEOUT_MS = 5000
-INSERT_MOVE = "INSERT INTO moves (table_id, seq, seat, action, created_at) VALUES (?, ?, ?, ?, ?)"  # how long a write waits for another process's lock before the store gives up
+BUSY_TIMEOUT_MS = 5000  # how long a write waits for another process's lock before the store gives up
+INSERT_MOVE = "INSERT INTO moves (table_id, seq, seat, action, created_at) VALUES (?, ?, ?, ?, ?)"
 
 
 def migrations() -> list[tuple[int, str]]:
