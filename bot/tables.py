@@ -38,13 +38,6 @@ from games.core import AnyGame, Event, IllegalAction
 log = logging.getLogger(__name__)
 
 
-def _log_failure(what: str, done: asyncio.Future[Any]) -> None:
-    """A write nobody waits for that failed is logged (for a posted board: at worst, it is posted again at the
-    next start)."""
-    if not done.cancelled() and (error := done.exception()) is not None:
-        log.error("%s: %s", what, error, exc_info=error)
-
-
 class TableError(Exception):
     """A refusal the user sees, localised by the bot as ``error.<code>``."""
 
@@ -221,6 +214,7 @@ SNAPSHOT_EVERY = 50  # a rebuild replays at most 49 moves: a few milliseconds in
 GC_THRESHOLDS = (20_000, 10, 10)
 NOTATIONS_KEPT = 4096  # parsed notations remembered (per process; all games)
 NOTATION_KEPT_LENGTH = 64  # longer texts are parsed each time (a real notation is a few words)
+STALE_WAKES_KEPT = 4  # the clock's heap is rebuilt when it holds this many entries per live one
 MAX_DECODED_TABLES = 2000  # states of loaded tables kept in memory; idle ones beyond are read again when used
 DEFAULT_TURN_SECONDS = 86400
 PAUSES_PER_PLAYER = 2
@@ -325,6 +319,14 @@ def format_reminders(reminders: tuple[str | int, ...] | None, locale: str = "en"
     if reminders is None:
         return AUTO
     return ",".join(r if isinstance(r, str) else format_duration(r, locale) for r in reminders) or "none"
+
+
+def wake_time(deadline: float | None, reminders_sent: int, offsets: tuple[float, ...]) -> float | None:
+    """When the clock next has to look at a table: its next reminder (``offsets``: see ``reminder_offsets``)
+    while one is still to send, else its deadline."""
+    if deadline is None or reminders_sent >= len(offsets):
+        return deadline
+    return deadline - offsets[reminders_sent]
 
 
 def reminder_schedule(deadline: float | None, turn_seconds: int,
@@ -527,9 +529,7 @@ class TableService:
             if row.status == "playing":
                 self._rebuilt_on_use(table)
             self.tables[row.channel_id] = table
-            when = row.deadline
-            if when is not None and row.reminders_sent < len(offsets):  # the next reminder comes first
-                when -= offsets[row.reminders_sent]
+            when = wake_time(row.deadline, row.reminders_sent, offsets)
             if when is not None:
                 self._wake_at[row.channel_id] = when
                 self._wakes.append((when, row.channel_id))
@@ -996,16 +996,26 @@ class TableService:
         return min(deadlines, default=None)
 
     def _reschedule(self, table: Table) -> None:
-        """Put the table in the clock's heap at its next deadline or reminder (or take it out)."""
-        channel = table.record.channel_id
-        live = self.tables.get(channel) is table
-        times = [x for x in (table.record.deadline, self._next_reminder(table)) if x is not None] if live else []
-        when = min(times, default=None)
+        """Put the table in the clock's heap at its next deadline or reminder (or take it out). Called with
+        every new turn, so it works from the cached reminder offsets, not the list of reminder times."""
+        record = table.record
+        channel = record.channel_id
+        when = None
+        if self.tables.get(channel) is table:
+            when = wake_time(record.deadline, record.reminders_sent,
+                             reminder_offsets(record.turn_seconds, table.settings.reminders))
         if when is None:
             self._wake_at.pop(channel, None)
         elif self._wake_at.get(channel) != when:
             self._wake_at[channel] = when
-            heapq.heappush(self._wakes, (when, channel))
+            wakes = self._wakes
+            if len(wakes) > STALE_WAKES_KEPT * (len(self._wake_at) + 1):
+                # Mostly stale entries (each new turn leaves one behind until its time): rebuilt from the live
+                # times, so the heap's memory follows the tables, not the moves of the last day.
+                wakes[:] = [(at, owner) for owner, at in self._wake_at.items()]
+                heapq.heapify(wakes)
+            else:
+                heapq.heappush(wakes, (when, channel))
 
     def _clock_changed(self, table: Table) -> None:
         self._reschedule(table)
@@ -1197,19 +1207,23 @@ class TableService:
     async def board_posted(self, table: Table, told: int, version: int) -> None:
         """A board drawn at ``version``, telling the first ``told`` held entries, was posted: those are
         forgotten, and the board is no longer due unless a later turn (committed meanwhile) owes its own.
-        Under the table's lock, so a move committed meanwhile is neither lost nor told twice.
+        Under the table's lock, so a move committed meanwhile is neither lost nor told twice (when no one holds
+        the lock, the bookkeeping is made at once: it has no ``await``, so nothing can come between).
 
         The write is queued, not waited for: the store makes it before the table's next write (the next move
         does not wait for a disk sync of its own), and a crash before it is stored posts the board again at the
-        next start, as a crash just after the post always could."""
-        async with table.lock:
-            record = table.record
-            record.held_events = record.held_events[told:]
-            record.board_due = record.board_due and table.version != version
-            written = asyncio.ensure_future(self.store.set_board_posted(record.id, record.held_events,
-                                                                        record.board_due))
-        written.add_done_callback(functools.partial(_log_failure,
-                                                    f"the board posted at table {record.id} was not stored"))
+        next start, as a crash just after the post always could. The store logs it if it fails."""
+        if table.lock.locked():
+            async with table.lock:
+                self._forget_told(table, told, version)
+        else:
+            self._forget_told(table, told, version)
+
+    def _forget_told(self, table: Table, told: int, version: int) -> None:
+        record = table.record
+        record.held_events = record.held_events[told:]
+        record.board_due = record.board_due and table.version != version
+        self.store.set_board_posted(record.id, record.held_events, record.board_due)
 
     async def set_lobby_message(self, table: Table, message_id: int) -> None:
         table.record.lobby_message_id = message_id

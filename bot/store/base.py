@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -17,6 +18,14 @@ class StoreUnavailable(Exception):
     """The database cannot be used (read-only, locked, corrupt, or from a newer version of the bot).
     Found at start, so the bot says so in one line instead of failing at the first move."""
 
+
+log = logging.getLogger(__name__)
+
+
+def log_board_not_stored(table_id: int, error: BaseException) -> None:
+    """A posted board's bookkeeping that could not be stored (a queued write nobody waits for): at worst, the
+    board is posted again at the next start."""
+    log.error("the board posted at table %s was not stored: %s", table_id, error, exc_info=error)
 
 @dataclass(slots=True)
 class Seat:
@@ -189,7 +198,7 @@ class Store(ABC):
     def set_board_posted(self, table_id: int, held_events: list[Any], board_due: bool) -> Awaitable[None]:
         """What is still to tell, and whether a board is still due, in one write, queued at once: it is made
         before any later write of the table, so the caller need not wait for it (awaiting what this returns
-        waits until it is stored)."""
+        waits until it is stored). A failure is logged here (``log_board_not_stored``): nobody has to watch it."""
 
     @abstractmethod
     async def set_settings(self, table_id: int, turn_seconds: int, settings: dict[str, Any]) -> None: ...

@@ -32,6 +32,7 @@ from bot.store.base import (
     StoreUnavailable,
     TableRecord,
     VersionConflict,
+    log_board_not_stored,
     rated,
     table_record,
 )
@@ -384,6 +385,8 @@ class PostgresStore(Store):
     def _forget_queued(self, table_id: int, done: asyncio.Task[None]) -> None:
         if self._queued.get(table_id) is done:  # a later write queued meanwhile stays
             del self._queued[table_id]
+        if not done.cancelled() and (error := done.exception()) is not None:
+            log_board_not_stored(table_id, error)
 
     async def flush(self) -> None:
         if self._queued:

@@ -41,6 +41,7 @@ from bot.store.base import (
     StoreUnavailable,
     TableRecord,
     VersionConflict,
+    log_board_not_stored,
     rated,
     table_record,
 )
@@ -149,6 +150,17 @@ def _overwritten(tags: list[Overwrites]) -> frozenset[int]:
             elif table_id in told:
                 left_out.add(number)
     return frozenset(left_out)
+
+
+def _fail(future: asyncio.Future[Any], error: Exception, tag: Overwrites) -> None:
+    """A job's error to its caller; a posted board's, which nobody waits for, is logged here (and marked seen,
+    so asyncio does not log it a second time)."""
+    if tag is not None and tag[0] == POSTED:
+        log_board_not_stored(tag[1], error)
+    if not future.done():
+        future.set_exception(error)
+        if tag is not None and tag[0] == POSTED:
+            future.exception()
 
 
 def _is_locked(error: sqlite3.OperationalError) -> bool:
@@ -291,20 +303,19 @@ class SqliteStore(Store):
                     # constraints.txt: ``_execute`` runs a function there), not on the event loop.
                     outcomes = await self.db._execute(_run_batch, self.db._conn, jobs, overwritten, self.write_stats)
             except BaseException as error:  # the transaction failed (disk, lock, closed): nothing written
-                for _job, future, _tag in batch:
-                    if not future.done():
-                        future.set_exception(error if isinstance(error, Exception) else
-                                             sqlite3.OperationalError("the write was interrupted"))
+                failure = error if isinstance(error, Exception) else sqlite3.OperationalError(
+                    "the write was interrupted")
+                for _job, future, tag in batch:
+                    _fail(future, failure, tag)
                 if not isinstance(error, Exception):
                     raise
                 continue
-            for (_job, future, _tag), (value, failure) in zip(batch, outcomes, strict=True):
-                if future.done():
-                    continue
+            for (_job, future, tag), (value, failure) in zip(batch, outcomes, strict=True):
                 if failure is None:
-                    future.set_result(value)
+                    if not future.done():
+                        future.set_result(value)
                 else:
-                    future.set_exception(failure)
+                    _fail(future, failure, tag)
 
     async def close(self) -> None:
         if self._writer is not None and not self._writer.done():

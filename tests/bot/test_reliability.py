@@ -523,18 +523,19 @@ async def test_the_next_move_does_not_wait_for_the_board_posted_write_and_a_fail
     assert stored.version == 1 and stored.board_due and service.held_moves(table) == [(0, "take 2")]
     assert stored.held_events == table.record.held_events
 
-    def failing(job, *overwrites):
-        future = asyncio.get_running_loop().create_future()
-        future.set_exception(sqlite3.OperationalError("disk I/O error"))
-        return future
+    def failing(job, *overwrites):  # the board's write itself fails, in the store's writer
+        def fail(db):
+            raise sqlite3.OperationalError("disk I/O error")
+        return queue(fail, *overwrites)
 
     monkeypatch.setattr(store, "_queue", failing)
-    with caplog.at_level(logging.ERROR, logger="bot.tables"):
+    with caplog.at_level(logging.ERROR, logger="bot.store"):
         await service.board_posted(table, len(table.record.held_events), table.version)
-        await asyncio.sleep(0)
+        monkeypatch.setattr(store, "_queue", queue)
+        await store.flush()
     assert "was not stored" in caplog.text and "disk I/O error" in caplog.text
+    assert caplog.text.count("was not stored") == 1
     assert not table.record.board_due and table.record.held_events == []  # the channel was told
-    monkeypatch.setattr(store, "_queue", queue)
     await service.act(CHANNEL, BOB, "take 1")  # and the table plays on
     await store.flush()
     assert (await store.latest_table(CHANNEL)).version == 2

@@ -3,6 +3,7 @@ session's own database; skipped with the reason when no server is reachable, fai
 
 import asyncio
 import functools
+import logging
 import random
 import sqlite3
 
@@ -179,6 +180,50 @@ async def test_a_board_posted_write_queued_unawaited_comes_before_the_tables_lat
     store = await open_store(target)
     read = await store.table_record(record.id)
     assert read is not None and (read.board_due, read.held_events) == (True, told)
+    await store.close()
+
+
+class _FailingBoardWrites:
+    """The SQLite writer's connection, but the write of a posted board fails as a full disk would."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+
+    def execute(self, sql: str, *args):
+        if sql.startswith("UPDATE game_tables SET held_events"):
+            raise sqlite3.OperationalError("disk I/O error")
+        return self.connection.execute(sql, *args)
+
+    def __getattr__(self, name: str):
+        return getattr(self.connection, name)
+
+
+async def test_a_board_posted_write_that_fails_is_logged_once_by_the_store(target, monkeypatch, caplog):
+    # Nobody waits for this write (the service queues it and goes on), so the store logs its failure, once;
+    # whoever does await it still gets the error, and the table's other writes go on.
+    store = await open_store(target)
+    record = await store.create_table(1, 10, "nim", {}, 100, 1, 0.0)
+    await store.start_game(record.id, [Seat(0, 100, "a"), Seat(1, 101, "b")], "s0")
+    if isinstance(store, SqliteStore):
+        monkeypatch.setattr(store, "_direct", _FailingBoardWrites(store._direct))
+    else:
+        execute = store._execute
+
+        async def failing(sql, *args):
+            if sql.startswith("UPDATE game_tables SET held_events"):
+                raise OSError("disk I/O error")
+            await execute(sql, *args)
+
+        monkeypatch.setattr(store, "_execute", failing)
+    with caplog.at_level(logging.ERROR, logger="bot.store"):
+        store.set_board_posted(record.id, [], False)  # not awaited, as the service does
+        awaited = store.set_board_posted(record.id, [], False)
+        with pytest.raises((sqlite3.OperationalError, OSError)):
+            await awaited
+        await store.flush()
+    assert caplog.text.count(f"the board posted at table {record.id} was not stored: disk I/O error") == 2
+    await store.commit_moves(record.id, 0, [(0, "take 2")], None, 1.0)
+    assert (await store.table_record(record.id)).version == 1
     await store.close()
 
 
