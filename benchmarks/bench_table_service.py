@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import gc
 import random
 import statistics
 import sys
@@ -95,6 +96,7 @@ def engine_rate(game_key: str, players: int, options: dict[str, str], games: lis
     best = float("inf")
     for _ in range(repeats):
         states = [game.setup(players, options, recorded.seed) for recorded in games]
+        gc.collect()  # as before the service's runs
         spent = 0.0
         if at_once:
             for round_ in range(max(len(commits) for commits in plays)):
@@ -128,9 +130,10 @@ async def posted(service: TableService, outcome: MoveOutcome) -> None:
         await service.board_posted(outcome.table, len(outcome.table.record.held_events), outcome.table.version)
 
 
-async def open_table(service: TableService, game_key: str, players: int, options: dict[str, str], seed: int) -> int:
+async def open_table(service: TableService, game_key: str, players: int, options: dict[str, str], seed: int,
+                     channel: int | None = None) -> int:
     """A table (seeded as the engine's game) with ``players`` seated (users 1..n) and started; its channel."""
-    channel = 1000 + seed
+    channel = 1000 + seed if channel is None else channel
     await service.create(1, channel, game_key, 1, "p1", options, seed=seed)
     for user in range(2, players + 1):
         await service.join(channel, user, f"p{user}")
@@ -186,22 +189,33 @@ class Run:
         return self.moves / self.seconds
 
 
-async def concurrent_service(game_key: str, players: int, options: dict[str, str], games: list[Recorded]) -> Run:
+async def play_at_once(service: TableService, tables: list[tuple[int, Recorded]]) -> int:
+    """The games played at once, each table by its own task, and their results recorded; the moves."""
+    counts = await asyncio.gather(*(replay(service, channel, game, None) for channel, game in tables))
+    await service.results_recorded()  # the finished games' results are the service's work too
+    return sum(counts)
+
+
+async def concurrent_service(game_key: str, players: int, options: dict[str, str], games: list[Recorded],
+                             warm: bool = True) -> Run:
     """The games played at once through one service, each table by its own task."""
     with tempfile.TemporaryDirectory() as folder:
         store = SqliteStore(str(Path(folder) / "bench.sqlite3"))
         await store.open()
         service = TableService(store)
+        if warm:  # the same games played once before, elsewhere: the store and the service as a running bot's
+            await play_at_once(service, [(await open_table(service, game_key, players, options, game.seed,
+                                                           channel=10**6 + number), game)
+                                         for number, game in enumerate(games)])
         channels = [await open_table(service, game_key, players, options, game.seed) for game in games]
+        gc.collect()  # what earlier runs left is not this run's work
         before = dataclasses.replace(store.write_stats)
         started = time.perf_counter()
-        counts = await asyncio.gather(*(replay(service, channel, game, None)
-                                        for channel, game in zip(channels, games, strict=True)))
-        await service.results_recorded()  # the finished games' results are the service's work too
+        moves = await play_at_once(service, list(zip(channels, games, strict=True)))
         seconds = time.perf_counter() - started
         after = store.write_stats
         await store.close()
-    return Run(sum(counts), seconds, after.seconds - before.seconds, after.syncing - before.syncing,
+    return Run(moves, seconds, after.seconds - before.seconds, after.syncing - before.syncing,
                after.batches - before.batches, after.jobs - before.jobs)
 
 

@@ -779,17 +779,18 @@ class TableService:
             # the state it has in the store.
             working = table.state
             before = turn_key(game, working)
+            position, parse = seat.position, self.notations.parse
             moves: list[tuple[int, str]] = []
             events: list[tuple[int, Event]] = []
             try:
                 for number, text in enumerate(notations):
                     if game.is_over(working):
                         raise TableError("game_over")
-                    if seat.position not in (before[0] if number == 0 else game.to_act(working)):
+                    if position not in (before[0] if number == 0 else game.to_act(working)):
                         raise TableError("not_your_turn")
-                    action, written = self.notations.parse(game, text)
-                    events.extend((seat.position, e) for e in game.apply(working, seat.position, action))
-                    moves.append((seat.position, written))
+                    action, written = parse(game, text)
+                    events += [(position, e) for e in game.apply(working, position, action)]
+                    moves.append((position, written))
                 return await self._commit(table, working, moves, events, before=before)
             except BaseException:
                 if moves:
@@ -1087,8 +1088,8 @@ class TableService:
         ``before``: the turn key before these moves (``None`` at the start). Every new turn gets a full turn
         time, whoever had the previous one; the steps of one turn keep the turn's deadline. A new turn, or
         what the caller wants ``announce``d (a timeout, a kick), is told with a board."""
-        game = table.game
-        by_position = {s.position: s for s in table.seats}
+        game, record = table.game, table.record
+        by_position = {s.position: s for s in record.seats}
         while True:
             finished = game.is_over(working)
             to_act = [] if finished else game.to_act(working)
@@ -1098,7 +1099,7 @@ class TableService:
             # The AI thinks off the event loop (a worker process for hard, else a thread): other tables go
             # on meanwhile. Seeded by the position, so a replay of the table decides the same.
             level = by_position[ai_seat].ai_level or DEFAULT_LEVEL
-            planned = await self.ai.steps(game, working, ai_seat, level, table.record.seed + table.version + len(moves))
+            planned = await self.ai.steps(game, working, ai_seat, level, record.seed + table.version + len(moves))
             for number, action in enumerate(planned):
                 if number and (game.is_over(working) or game.to_act(working) != [ai_seat]
                                or action not in game.legal_actions(working, ai_seat)):
@@ -1106,24 +1107,26 @@ class TableService:
                 events += [(ai_seat, e) for e in game.apply(working, ai_seat, action)]
                 moves.append((ai_seat, game.format(action)))
         new_turn = finished or turn_key(game, working, to_act) != before
-        record = table.record
         clock = self._clock_for(table, new_turn, to_act)
         tell = new_turn or announce
         # What the next board tells is kept with the moves: a board posted after a crash or an outage still
         # tells the turn. (Steps answered privately are held by the cog, if the game wants them told.)
-        story = record.held_events + ([[seat, MOVE, {"notation": text}] for seat, text in moves]
-                                      + [[seat, e.code, e.params] for seat, e in events] if tell else [])
+        story = record.held_events
+        if tell:
+            story = story + [[seat, MOVE, {"notation": text}] for seat, text in moves]
+            story += [[seat, e.code, e.params] for seat, e in events]
         version = table.version + len(moves)
-        # A snapshot every few moves, at the end, and with a move the log cannot replay (a seat removed).
+        # A snapshot every few moves, at the end, and with a move the log cannot replay (a seat removed: a
+        # commit of the seats).
         snapshot = (finished or version - table.snapshot_version >= SNAPSHOT_EVERY
-                    or any(text.startswith(LOG_MARK) for _seat, text in moves))
+                    or (seats and any(text.startswith(LOG_MARK) for _seat, text in moves)))
         if moves or finished or clock is not None:
             try:
                 table.version = await self.store.commit_moves(
                     record.id, table.version, moves, game.dumps(working) if snapshot else None,
                     self.clock(),
                     status="finished" if finished else None, clock=clock, board_due=True if tell else None,
-                    seats=table.seats if seats else None, held_events=story if tell else None,
+                    seats=record.seats if seats else None, held_events=story if tell else None,
                 )
             except VersionConflict:
                 raise TableError("already_played") from None

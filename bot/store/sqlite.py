@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, TypeVar
@@ -78,14 +80,14 @@ class WriteStats:
     syncing: float = 0.0
 
 
-def _run_batch(connection: sqlite3.Connection, jobs: list[WriteJob], overwritten: frozenset[int] = frozenset(),
+def _run_batch(connection: sqlite3.Connection, jobs: list[WriteJob], overwritten: AbstractSet[int] = frozenset(),
                stats: WriteStats | None = None) -> list[tuple[Any, Exception | None]]:
     """The jobs in one transaction; (result, error) each. A job that fails is rolled back alone and the others
     are written: the batch first runs plainly (a job almost never fails, and two savepoint statements per job
     are a quarter of the database's work on a move), and only if a job fails is it run again from the start
     with each job in a savepoint of its own (the jobs only read and write the database, so running one again
     does the same). The plain run leaves out the jobs ``overwritten`` by a later job of the batch (see
-    ``_overwritten``); the run with savepoints makes them all, since the later one may be the job that fails."""
+    ``_Batch``); the run with savepoints makes them all, since the later one may be the job that fails."""
     started = time.perf_counter()
     try:
         outcomes = _in_transaction(connection, jobs, savepoints=False, left_out=overwritten, stats=stats)
@@ -98,7 +100,7 @@ def _run_batch(connection: sqlite3.Connection, jobs: list[WriteJob], overwritten
 
 
 def _in_transaction(connection: sqlite3.Connection, jobs: list[WriteJob], savepoints: bool,
-                    left_out: frozenset[int] = frozenset(),
+                    left_out: AbstractSet[int] = frozenset(),
                     stats: WriteStats | None = None) -> list[tuple[Any, Exception | None]]:
     outcomes: list[tuple[Any, Exception | None]] = []
     connection.execute("BEGIN IMMEDIATE")
@@ -134,22 +136,31 @@ POSTED, TOLD = "posted", "told"
 Overwrites = tuple[str, int] | None  # (POSTED or TOLD, table id), or None for any other job
 
 
-def _overwritten(tags: list[Overwrites]) -> frozenset[int]:
-    """The numbers of the board-posted jobs of a batch that a later job of the same table overwrites whole (a
-    move that ends a turn writes what is still to tell and whether a board is due, from the table's memory,
-    which the posted board already changed): one statement less per turn on a busy server, where the next move
-    of a table is often in the batch that writes its last board's bookkeeping."""
-    told: set[int] = set()
-    left_out: set[int] = set()
-    for number in range(len(tags) - 1, -1, -1):
-        tag = tags[number]
-        if tag is not None:
-            kind, table_id = tag
-            if kind == TOLD:
-                told.add(table_id)
-            elif table_id in told:
-                left_out.add(number)
-    return frozenset(left_out)
+class _Batch:
+    """The writes waiting for the writer, in order: the jobs, their callers' futures and tags, and the board-posted
+    jobs that a later job of the same table overwrites whole, found as the jobs are queued (a move that ends a
+    turn writes what is still to tell and whether a board is due, from the table's memory, which the posted
+    board already changed; a later posted board writes both too): one statement less per turn on a busy server,
+    where the next move of a table is often in the batch that writes its last board's bookkeeping."""
+
+    __slots__ = ("jobs", "left_out", "posted_at", "waiting")
+
+    def __init__(self) -> None:
+        self.jobs: list[WriteJob] = []
+        self.waiting: list[tuple[asyncio.Future[Any], Overwrites]] = []
+        self.posted_at: dict[int, int] = {}  # table id -> the number of its board-posted job not yet overwritten
+        self.left_out: set[int] = set()
+
+    def add(self, job: WriteJob, future: asyncio.Future[Any], overwrites: Overwrites) -> None:
+        if overwrites is not None:
+            kind, table_id = overwrites
+            earlier = self.posted_at.pop(table_id, None)
+            if earlier is not None:
+                self.left_out.add(earlier)
+            if kind == POSTED:
+                self.posted_at[table_id] = len(self.jobs)
+        self.jobs.append(job)
+        self.waiting.append((future, overwrites))
 
 
 def _fail(future: asyncio.Future[Any], error: Exception, tag: Overwrites) -> None:
@@ -167,6 +178,21 @@ def _is_locked(error: sqlite3.OperationalError) -> bool:
     """Whether a statement failed only because another connection holds the lock it needs."""
     return getattr(error, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or \
         "database is locked" in str(error)
+
+
+@functools.cache
+def _commit_update(status: bool, clock: bool, board_due: bool, held_events: bool) -> str:
+    """The conditional update of a commit that writes these columns (built once for each of the 16 kinds)."""
+    columns = ["version = ?"]
+    if status:
+        columns.append("status = ?, finished_at = ?")
+    if clock:
+        columns.append("deadline = ?, reminders_sent = ?, time_left = ?")
+    if board_due:
+        columns.append("board_due = ?")
+    if held_events:
+        columns.append("held_events = ?")
+    return f"UPDATE game_tables SET {', '.join(columns)} WHERE id = ? AND version = ?"
 
 
 def _write_seats(db: sqlite3.Connection, table_id: int, seats: list[Seat]) -> None:
@@ -211,7 +237,7 @@ class SqliteStore(Store):
         self._db: aiosqlite.Connection | None = None
         self._reader: sqlite3.Connection | None = None  # the blocking reads' own connection (WAL: never waits)
         self._reader_lock = threading.Lock()
-        self._jobs: list[tuple[WriteJob, asyncio.Future[Any], Overwrites]] = []  # writes waiting for the writer
+        self._batch = _Batch()  # writes waiting for the writer
         self._writer: asyncio.Task[None] | None = None
         self._direct: sqlite3.Connection | None = None  # the writer's connection on the event loop (see above)
         self.write_stats = WriteStats()
@@ -281,16 +307,15 @@ class SqliteStore(Store):
     def _queue(self, job: Callable[[sqlite3.Connection], T], overwrites: Overwrites = None) -> asyncio.Future[T]:
         """Queue ``job`` now, behind every write queued before it (the jobs are written in order)."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._jobs.append((job, future, overwrites))
+        self._batch.add(job, future, overwrites)
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_jobs())
         return future
 
     async def _write_jobs(self) -> None:
-        while self._jobs:
-            batch, self._jobs = self._jobs, []
-            jobs = [job for job, _, _ in batch]
-            overwritten = _overwritten([tag for _, _, tag in batch])
+        while self._batch.jobs:
+            batch, self._batch = self._batch, _Batch()
+            jobs, overwritten = batch.jobs, batch.left_out
             try:
                 try:
                     if self._direct is None:
@@ -305,12 +330,12 @@ class SqliteStore(Store):
             except BaseException as error:  # the transaction failed (disk, lock, closed): nothing written
                 failure = error if isinstance(error, Exception) else sqlite3.OperationalError(
                     "the write was interrupted")
-                for _job, future, tag in batch:
+                for future, tag in batch.waiting:
                     _fail(future, failure, tag)
                 if not isinstance(error, Exception):
                     raise
                 continue
-            for (_job, future, tag), (value, failure) in zip(batch, outcomes, strict=True):
+            for (future, tag), (value, failure) in zip(batch.waiting, outcomes, strict=True):
                 if failure is None:
                     if not future.done():
                         future.set_result(value)
@@ -426,24 +451,20 @@ class SqliteStore(Store):
                            board_due=None, seats=None, held_events=None) -> int:
         new_version = expected_version + len(moves)
         # The table's row carries its version: one conditional update checks it and writes the rest.
-        columns: list[str] = ["version = ?"]
         values: list[Any] = [new_version]
         if status is not None:
-            columns.append("status = ?, finished_at = ?")
-            values += [status, at]
+            values += (status, at)
         if clock is not None:
-            columns.append("deadline = ?, reminders_sent = ?, time_left = ?")
-            values += list(clock)
+            values += clock
         if board_due is not None:
-            columns.append("board_due = ?")
             values.append(int(board_due))
         if held_events is not None:
-            columns.append("held_events = ?")
             values.append(json_text(held_events))
+        values += (table_id, expected_version)
+        update = _commit_update(status is not None, clock is not None, board_due is not None, held_events is not None)
 
         def job(db: sqlite3.Connection) -> None:
-            cursor = db.execute(f"UPDATE game_tables SET {', '.join(columns)} WHERE id = ? AND version = ?",
-                                (*values, table_id, expected_version))
+            cursor = db.execute(update, values)
             if cursor.rowcount != 1:
                 raise VersionConflict(f"table {table_id} is not at version {expected_version}")
             if len(moves) == 1:  # the usual case: ``execute`` costs less than ``executemany`` of one row

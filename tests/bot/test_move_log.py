@@ -213,6 +213,18 @@ async def test_a_posted_boards_write_left_out_when_the_tables_next_turn_in_the_b
     await posted
     read = await store.table_record(record.id)
     assert read is not None and (read.version, read.board_due, read.held_events) == (1, False, [])
+
+    # Two boards' bookkeeping of one table in a batch, then a turn of another table: the later board's is
+    # written alone (it writes both columns too), and a turn of another table leaves out nothing of this one.
+    statements.clear()
+    first = store.set_board_posted(record.id, told, True)
+    second = store.set_board_posted(record.id, [], False)
+    elsewhere = store.commit_moves(other.id, 0, [(0, "take 1")], None, 4.0, board_due=True, held_events=told)
+    assert await first is None and await second is None and await elsewhere == 1
+    updates = [s for s in statements if s.startswith("UPDATE game_tables SET held_events")]
+    assert len(updates) == 1 and f"WHERE id = {record.id}" in updates[0]
+    read = await store.table_record(record.id)
+    assert read is not None and (read.board_due, read.held_events) == (False, [])
     await store.close()
 
 
