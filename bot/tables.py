@@ -1125,8 +1125,11 @@ class TableService:
                 table.version = await self.store.commit_moves(
                     record.id, table.version, moves, game.dumps(working) if snapshot else None,
                     self.clock(),
-                    status="finished" if finished else None, clock=clock, board_due=True if tell else None,
-                    seats=record.seats if seats else None, held_events=story if tell else None,
+                    # What the next board tells and whether it is due, written with every commit (from memory,
+                    # where a board posted meanwhile has already changed them): a posted board's own write
+                    # still queued with it is then left out (see the store's ``set_board_posted``).
+                    status="finished" if finished else None, clock=clock, board_due=tell or record.board_due,
+                    seats=record.seats if seats else None, held_events=story,
                 )
             except VersionConflict:
                 raise TableError("already_played") from None
