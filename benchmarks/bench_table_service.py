@@ -18,7 +18,14 @@ The engine's figures are the same moves applied again (``apply`` only, actions p
 after the other in a tight loop, and the same tables at once, a commit's moves of each in turn as the service
 plays them. The second is the like-for-like measure for the service's tables at once: with fifty games in play
 each state is cold in the processor's caches when its turn comes, which halves the bare engine's speed too.
-Every figure is the best of ``--repeats`` runs (this machine's runs spread by a third).
+Every rate is the best of ``--repeats`` runs (this machine's runs spread by a third). The ratio against the
+engine's tables at once is the median of the rounds' own ratios (each round measures the engine, then the
+service, seconds apart), with the lowest and highest (``rounds``).
+
+Before each timed run with ``--tables`` at once, the service plays the same games once at other tables on the
+same database, untimed, as a bot that has been running does: its log file at working size (SQLite reuses it
+after a checkpoint; a new file's first thousand pages grow it), the notations already parsed. Garbage left
+by earlier runs is collected before each timed run, the engine's as the service's.
 
 Under the figures, where the fastest run with ``--tables`` at once spent its time: the store's batches (SQLite's
 statements and commits, run on the event loop) and of that the commits alone (the disk sync), as shares of the
@@ -226,42 +233,55 @@ def best_of(repeats: int, game_key: str, players: int, options: dict[str, str], 
                key=lambda run: run.rate)
 
 
+def _spread(ratios: list[float]) -> str:
+    """The lowest and highest of the rounds' ratios."""
+    return f"{min(ratios):.1f}-{max(ratios):.1f}x"
+
+
 def rows(games: int, tables: int, repeats: int = 5) -> list[str]:
     """The table of figures, one line per game (used by ``run_all.py`` too). The process collects garbage as the
     bot does (``tune_garbage_collector``), for the engine's figures as for the service's."""
     tune_garbage_collector()
     runs: list[tuple[str, Run]] = []
     lines = [f"{'game':<30} {'engine':>8} {'1 table':>8} {'ratio':>6} {'per commit, p99':>19} | {'engine':>8} "
-             f"{f'{tables} tables':>10} {'ratio':>6} {'vs 1 game':>9} {'one step a commit':>18} {'ratio':>6}"]
+             f"{f'{tables} tables':>10} {'ratio':>6} {'rounds':>9} {'vs 1 game':>9} {'one step a commit':>18} "
+             f"{'ratio':>6} {'rounds':>9}"]
     for game_key, players, options, per_turn in CASES:
         recorded = [record_game(game_key, players, options, seed, per_turn) for seed in range(max(games, tables))]
         moves, seconds, durations = asyncio.run(through_service(game_key, players, options, recorded[:games]))
         alone = moves / seconds
-        # The figures compared are measured in turns, round after round, each the best of its rounds: this
-        # machine's speed drifts by a third within a minute, and a ratio of figures taken minutes apart would
-        # measure the drift.
+        # The figures compared are measured in turns, round after round: this machine's speed drifts by a third
+        # within a minute, and a ratio of figures taken minutes apart would measure the drift. The rates are
+        # each the best of their rounds; a ratio is the median of the rounds' own ratios (the engine and the
+        # service measured seconds apart), with their range: under drift, a ratio of two bests is decided by
+        # whichever got the luckier round.
         engine = engine_at_once = steps = 0.0
         fastest: Run | None = None
+        ratios: list[float] = []
+        step_ratios: list[float] = []
         for _ in range(repeats):
             engine = max(engine, engine_rate(game_key, players, options, recorded[:tables], 1))
-            engine_at_once = max(engine_at_once, engine_rate(game_key, players, options, recorded[:tables], 1,
-                                                             at_once=True))
+            at_once = engine_rate(game_key, players, options, recorded[:tables], 1, at_once=True)
+            engine_at_once = max(engine_at_once, at_once)
             run = best_of(1, game_key, players, options, recorded[:tables])
             fastest = run if fastest is None or run.rate > fastest.rate else fastest
+            ratios.append(at_once / run.rate)
             if per_turn:
-                steps = max(steps, best_of(1, game_key, players, options,
-                                           [one_step_each(g) for g in recorded[:tables]]).rate)
+                one_step = best_of(1, game_key, players, options, [one_step_each(g) for g in recorded[:tables]])
+                steps = max(steps, one_step.rate)
+                step_ratios.append(at_once / one_step.rate)
         assert fastest is not None
         busy = fastest.rate
         steps = steps or busy
+        step_ratios = step_ratios or ratios
         label = f"{game_key} {players}p {','.join(options.values()) or 'base'}"
         runs.append((label, fastest))
         durations.sort()
         p99 = durations[min(len(durations) - 1, int(len(durations) * 0.99))]
         lines.append(f"{label:<30} {engine:8.0f} {alone:8.0f} {engine / alone:5.0f}x "
                      f"{statistics.median(durations) * 1000:6.2f}, {p99 * 1000:5.2f} ms | {engine_at_once:8.0f} "
-                     f"{busy:10.0f} {engine_at_once / busy:5.1f}x {engine / busy:8.1f}x "
-                     f"{steps:18.0f} {engine_at_once / steps:5.1f}x")
+                     f"{busy:10.0f} {statistics.median(ratios):5.1f}x {_spread(ratios):>9} {engine / busy:8.1f}x "
+                     f"{steps:18.0f} {statistics.median(step_ratios):5.1f}x {_spread(step_ratios):>9}")
     # Where the fastest run's time went: the store's batches run on the event loop, and the tables move in
     # step (each waits for its commit), so a batch's time is on every table's path.
     lines.append("")
