@@ -147,7 +147,7 @@ class _Locked:
     async def __aenter__(self) -> Table:
         service, status = self.service, self.status
         table = self.table = service.table(self.channel_id)
-        if status is not None:
+        if status is not None and table.lock.locked():  # refused at once rather than after the wait
             service._require_status(table, status)
         await table.lock.acquire()
         try:

@@ -165,14 +165,15 @@ class Store(ABC):
         transaction."""
 
     @abstractmethod
-    async def commit_moves(
+    def commit_moves(
         self, table_id: int, expected_version: int, moves: list[tuple[int, str]], state: str | None, at: float,
         status: str | None = None, clock: tuple[float | None, int, float | None] | None = None,
         board_due: bool | None = None, seats: list[Seat] | None = None, held_events: list[Any] | None = None,
-    ) -> int:
+    ) -> Awaitable[int]:
         """Append ``moves`` (seat, notation) to the log, and save ``state`` as the new snapshot unless it is
         ``None``, in one transaction, if the stored version is still ``expected_version``; else raise
-        ``VersionConflict``. Returns the new version.
+        ``VersionConflict``. Awaited, the new version (an awaitable rather than a coroutine: the write is
+        queued when this is called, and a move's commit costs one coroutine less).
         In the same transaction: the new ``status``, the ``clock`` (deadline, reminders sent, time left while
         paused), whether a board is due, the ``seats`` and what the next board tells (``held_events``), when
         given."""

@@ -447,8 +447,8 @@ class SqliteStore(Store):
 
         await self._write(job)
 
-    async def commit_moves(self, table_id, expected_version, moves, state, at, status=None, clock=None,
-                           board_due=None, seats=None, held_events=None) -> int:
+    def commit_moves(self, table_id, expected_version, moves, state, at, status=None, clock=None,
+                     board_due=None, seats=None, held_events=None) -> asyncio.Future[int]:
         new_version = expected_version + len(moves)
         # The table's row carries its version: one conditional update checks it and writes the rest.
         values: list[Any] = [new_version]
@@ -463,7 +463,7 @@ class SqliteStore(Store):
         values += (table_id, expected_version)
         update = _commit_update(status is not None, clock is not None, board_due is not None, held_events is not None)
 
-        def job(db: sqlite3.Connection) -> None:
+        def job(db: sqlite3.Connection) -> int:
             cursor = db.execute(update, values)
             if cursor.rowcount != 1:
                 raise VersionConflict(f"table {table_id} is not at version {expected_version}")
@@ -476,9 +476,9 @@ class SqliteStore(Store):
                 db.execute("UPDATE snapshots SET version = ?, state = ? WHERE table_id = ?", (new_version, state, table_id))
             if seats is not None:
                 _write_seats(db, table_id, seats)
+            return new_version
 
-        await self._queue(job, (TOLD, table_id) if held_events is not None and board_due is not None else None)
-        return new_version
+        return self._queue(job, (TOLD, table_id) if held_events is not None and board_due is not None else None)
 
     async def set_clock(self, table_id: int, deadline: float | None, turn_seconds: int | None = None,
                         reminders_sent: int = 0) -> None:
