@@ -67,6 +67,32 @@ async def test_deadline_armed_per_turn_and_not_before_it_passes(setup):
     assert service.next_deadline() == 1090.0
 
 
+async def test_the_clocks_heap_follows_the_tables_not_the_moves(setup):
+    # Every new turn moves the table's wake time and leaves the old entry behind until its time: the heap is
+    # rebuilt from the live times when it holds mostly stale ones, and still wakes at each table's own time.
+    from bot.tables import STALE_WAKES_KEPT
+
+    service, now, _ = setup
+    await start_three(service, turn_seconds=86400)  # reminders: half time, then one hour before
+    other = CHANNEL + 1
+    await service.create(1, other, "nim", ALICE, "alice", {"pile": "30"}, seed=2, turn_seconds=60)
+    await service.join(other, BOB, "bob")
+    await service.start(other, ALICE)  # deadline 1060, no reminders for a live turn
+    sizes = []
+    for turn in range(25):
+        now.now += 1.0
+        await service.act(CHANNEL, (ALICE, BOB, CAROL)[turn % 3], "take 1")
+        sizes.append(len(service._wakes))
+    assert max(sizes) <= STALE_WAKES_KEPT * 3 + 1  # two live tables: never more than a few entries each
+    assert service.next_wake() == 1060.0  # the other table's deadline comes first
+    now.now = 1060.0
+    assert service.due() == [other]
+    # Bob's reminder at half time of the turn that began at 1025: 1025 + 43200
+    assert service.table(CHANNEL).record.deadline == 1025.0 + 86400
+    now.now = 1025.0 + 43200
+    assert [(t.record.channel_id, seat) for t, seat in await service.due_reminders()] == [(CHANNEL, 1)]
+
+
 async def test_first_timeout_plays_default_second_eliminates(setup):
     service, now, store = setup
     table = await start_three(service)
