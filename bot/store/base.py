@@ -27,6 +27,7 @@ def log_board_not_stored(table_id: int, error: BaseException) -> None:
     board is posted again at the next start."""
     log.error("the board posted at table %s was not stored: %s", table_id, error, exc_info=error)
 
+
 @dataclass(slots=True)
 class Seat:
     position: int
