@@ -321,12 +321,18 @@ def format_reminders(reminders: tuple[str | int, ...] | None, locale: str = "en"
     return ",".join(r if isinstance(r, str) else format_duration(r, locale) for r in reminders) or "none"
 
 
-def wake_time(deadline: float | None, reminders_sent: int, offsets: tuple[float, ...]) -> float | None:
-    """When the clock next has to look at a table: its next reminder (``offsets``: see ``reminder_offsets``)
-    while one is still to send, else its deadline."""
+def next_reminder(deadline: float | None, reminders_sent: int, offsets: tuple[float, ...]) -> float | None:
+    """The time of the next reminder still to send (``offsets``: see ``reminder_offsets``), if any."""
     if deadline is None or reminders_sent >= len(offsets):
-        return deadline
+        return None
     return deadline - offsets[reminders_sent]
+
+
+def wake_time(deadline: float | None, reminders_sent: int, offsets: tuple[float, ...]) -> float | None:
+    """When the clock next has to look at a table: its next reminder while one is still to send (reminders
+    come before the deadline), else its deadline."""
+    reminder = next_reminder(deadline, reminders_sent, offsets)
+    return deadline if reminder is None else reminder
 
 
 def reminder_schedule(deadline: float | None, turn_seconds: int,
@@ -987,9 +993,13 @@ class TableService:
         record = table.record
         return reminder_schedule(record.deadline, record.turn_seconds, table.settings.reminders)
 
+    @staticmethod
+    def _reminder_offsets(table: Table) -> tuple[float, ...]:
+        return reminder_offsets(table.record.turn_seconds, table.settings.reminders)
+
     def _next_reminder(self, table: Table) -> float | None:
-        pending = self.reminder_times(table)[table.record.reminders_sent:]
-        return pending[0] if pending else None
+        record = table.record
+        return next_reminder(record.deadline, record.reminders_sent, self._reminder_offsets(table))
 
     def next_deadline(self) -> float | None:
         """The earliest running deadline over all tables."""
@@ -1003,8 +1013,7 @@ class TableService:
         channel = record.channel_id
         when = None
         if self.tables.get(channel) is table:
-            when = wake_time(record.deadline, record.reminders_sent,
-                             reminder_offsets(record.turn_seconds, table.settings.reminders))
+            when = wake_time(record.deadline, record.reminders_sent, self._reminder_offsets(table))
         if when is None:
             self._wake_at.pop(channel, None)
         elif self._wake_at.get(channel) != when:

@@ -166,11 +166,12 @@ class _Batch:
 def _fail(future: asyncio.Future[Any], error: Exception, tag: Overwrites) -> None:
     """A job's error to its caller; a posted board's, which nobody waits for, is logged here (and marked seen,
     so asyncio does not log it a second time)."""
-    if tag is not None and tag[0] == POSTED:
-        log_board_not_stored(tag[1], error)
+    posted_at = tag[1] if tag is not None and tag[0] == POSTED else None  # the table whose board it was
+    if posted_at is not None:
+        log_board_not_stored(posted_at, error)
     if not future.done():
         future.set_exception(error)
-        if tag is not None and tag[0] == POSTED:
+        if posted_at is not None:
             future.exception()
 
 
