@@ -1,5 +1,6 @@
-"""Dewan speed: random complete games per second (2-4 players, one core), legal_actions on a late board,
-and the board render + PNG of a finished 4-player game.
+"""Dewan speed: random complete games per second (2-4 players, one core), legal_actions on a late board, the
+same boards with a 20-card hand (legal_actions, then choosing a camp: its costs and first payment step), and
+the board render + PNG of a finished 4-player game.
 
 Run: .venv/bin/python benchmarks/bench_dewan.py
 """
@@ -53,6 +54,33 @@ def percentiles(times: list[float]) -> tuple[float, float]:
     return statistics.median(times) * 1000, times[int(0.99 * (len(times) - 1))] * 1000
 
 
+def big_hands(positions: list, size: int = 20) -> None:
+    """The late boards with the seat to act dealt ``size`` cards (no hand limit: routes as long as the hand
+    pays): legal_actions, then ``camp`` on 8 of its destinations (the costs of the camp and the first step)."""
+    listed, camped = [], []
+    for data in positions:
+        state = GAME.from_json(data)
+        seat = GAME.to_act(state)[0]
+        hand = state.seats[seat]["hand"]
+        while len(hand) < size and state.deck:
+            hand.append(state.deck.pop())
+        hand.sort()
+        dealt = GAME.to_json(state)
+        start = time.perf_counter()
+        camps = [a for a in GAME.legal_actions(state, seat) if a[0] == "camp"]
+        listed.append(time.perf_counter() - start)
+        for action in camps[:: max(1, len(camps) // 8)][:8]:
+            state = GAME.from_json(dealt)  # no search cached
+            start = time.perf_counter()
+            GAME.apply(state, seat, action)
+            camped.append(time.perf_counter() - start)
+    median, p99 = percentiles(listed)
+    print(f"legal_actions, the same boards with {size}-card hands: median {median:.2f} ms, p99 {p99:.2f} ms")
+    median, p99 = percentiles(camped)
+    print(f"camp on one of their destinations (its costs, the first step), {len(camped)} camps: median "
+          f"{median:.2f} ms, p99 {p99:.2f} ms, max {max(camped) * 1000:.2f} ms")
+
+
 def main() -> None:
     for players in (2, 3, 4):
         cpu, wall = games_per_second(players, 20)
@@ -60,7 +88,8 @@ def main() -> None:
               f"{wall:.1f} by the wall clock")
     times = []
     hands = []
-    for data in late_positions(10):
+    positions = late_positions(10)
+    for data in positions:
         hand = 0
         for _ in range(5):
             state = GAME.from_json(data)  # a fresh state: no search cached
@@ -73,6 +102,7 @@ def main() -> None:
     median, p99 = percentiles(times)
     print(f"legal_actions, late 4-player boards (hands {min(hands)}-{max(hands)} cards): "
           f"median {median:.2f} ms, p99 {p99:.2f} ms")
+    big_hands(positions)
     state = GAME.setup(4, {}, 1)
     play_out(GAME, state, 1)
     view = GAME.view(state, None)

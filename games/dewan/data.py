@@ -102,6 +102,3 @@ FIRE_MAJORITY = 4
 GROUP_POINTS = 4
 BERRY_POINTS = 2
 BREAKDOWN = ("story", "fire", "fire_bonus", "groups", "berries")
-
-# The placement search stops at routes of this many cost items (cards): origin, 5 crossings, destination.
-MAX_ROUTE_ITEMS = 7

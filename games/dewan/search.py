@@ -7,7 +7,9 @@ Three questions, asked in this order by a turn:
   can still pay (its slack under Hall's condition) carries the bitset of hexes first reached with it.
 * ``routes_to``: the minimal cost-item multisets (with recipients) of the routes to one chosen hex, each with
   one route, for the payment steps. A breadth-first search over (hex, items) with dominance, pruned by the
-  fewest items any route from a hex to the destination still needs.
+  fewest items any route from a hex to the destination still needs and by the costs already found. Routes
+  have no length limit but the hand, so a hex may keep hundreds of incomparable multisets: ``Front`` answers
+  "does one of them fit inside this one" with an index instead of a scan.
 * ``pick_options`` / ``paid``: which card may be picked next, and when the picks pay a route. Each cost set
   keeps the remainders the picks can leave (every way of assigning the picks to its items); a pick is
   possible when one remainder, less that pick, is paid by the cards numbered above it.
@@ -16,7 +18,7 @@ Three questions, asked in this order by a turn:
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -28,14 +30,16 @@ ANY = "*"
 KINDS = ("B", "M", "D", "F", "W", ANY)
 WATER = KINDS.index("W")
 _LAND = tuple(KINDS.index(t) for t in D.LAND)
-# A multiset is packed in an int, one 5-bit field per count; the top bit of each field stays clear (counts
-# never exceed 7), so a guard-bit subtraction compares two multisets in one operation.
-# Terrain multisets ("kinds"): one field per kind. Cost-item multisets ("labels"): one field per (recipient,
-# kind), recipient 0 = the discard pile, s + 1 = seat s's hand (a 30-bit word per recipient).
-_WIDTH = 5
-_KIND_BITS = _WIDTH * len(KINDS)
+# A cost-item multiset ("label") is packed in an int, one byte per (recipient, kind), recipient 0 = the
+# discard pile, s + 1 = seat s's hand (a 48-bit word per recipient). The top bit of each field stays clear (a
+# route is a path: no kind has 128 hexes on a map), so a guard-bit subtraction compares two labels at once;
+# whole bytes are cheap to read one by one (``Front``).
 RECIPIENTS = 5
-_GUARD = sum(1 << (_WIDTH * i + 4) for i in range(len(KINDS) * RECIPIENTS))
+_WIDTH = 8
+_FIELD = (1 << _WIDTH) - 1
+_FIELDS = len(KINDS) * RECIPIENTS
+_KIND_BITS = _WIDTH * len(KINDS)
+_GUARD = sum(1 << (_WIDTH * i + _WIDTH - 1) for i in range(_FIELDS))
 
 
 def token(kind: int, recipient: int = 0) -> int:
@@ -48,21 +52,21 @@ def submultiset(small: int, big: int) -> bool:
     return ((big | _GUARD) - small) & _GUARD == _GUARD
 
 
-_LAST_FIELD = _WIDTH * (len(KINDS) * RECIPIENTS - 1)
-_SUM_FIELDS = sum(1 << (_WIDTH * i) for i in range(len(KINDS) * RECIPIENTS))
+_LAST_FIELD = _WIDTH * (_FIELDS - 1)
+_SUM_FIELDS = sum(1 << (_WIDTH * i) for i in range(_FIELDS))
 
 
 def size_of(label: int) -> int:
-    """The number of items of a label: the multiplication adds every field into the last one (at most 7
-    items, so no field carries)."""
-    return ((label * _SUM_FIELDS) >> _LAST_FIELD) & 31
+    """The number of items of a label: the multiplication adds every field into the last one (a route has
+    fewer items than the 56 hexes of the largest map, so no field carries)."""
+    return ((label * _SUM_FIELDS) >> _LAST_FIELD) & _FIELD
 
 
 def unpack(label: int) -> list[tuple[str, int | None]]:
     """A label -> its items (terrain or ``*``, the seat the card goes to or None), by recipient then kind."""
     items: list[tuple[str, int | None]] = []
-    for index in range(len(KINDS) * RECIPIENTS):
-        count = (label >> (_WIDTH * index)) & 31
+    for index in range(_FIELDS):
+        count = (label >> (_WIDTH * index)) & _FIELD
         if count:
             recipient, kind = divmod(index, len(KINDS))
             items += [(KINDS[kind], recipient - 1 if recipient else None)] * count
@@ -89,14 +93,9 @@ def fits(room: int, demand: int) -> bool:
     return (room - demand) & _SET_GUARD == _SET_GUARD
 
 
-def demand_of(kinds: int) -> int:
-    """The packed demand of a terrain multiset."""
-    demand = 0
-    for kind in range(len(KINDS)):
-        count = (kinds >> (_WIDTH * kind)) & 31
-        if count:
-            demand += count * DEMAND[kind]
-    return demand
+def demand_of(counts: Sequence[int]) -> int:
+    """The packed demand of a terrain multiset given as a count per ``KINDS`` index."""
+    return sum(count * DEMAND[kind] for kind, count in enumerate(counts))
 
 
 # card -> the room it adds to a purse: 1 in the total and in every set of terrains it shows one of
@@ -122,7 +121,7 @@ class Grid:
     kind_of: dict[str, int]  # hex -> its kind index
     land: int  # the land hexes (a camp's possible destinations)
     one: dict[str, int]  # hex -> its bit as a mask
-    crossings: tuple[tuple[int, int, bool], ...]  # per kind: (its hexes, the slack it takes, water?)
+    crossings: tuple[tuple[int, int, bool], ...]  # per kind: (its hexes, the demand it adds, water?)
     items: dict[str, tuple[int, int]]  # hex -> (its item when crossed, for the discard; the demand it adds)
     steps: dict[str, tuple[tuple[str, bool], ...]]  # hex -> its neighbours, each with: a free step (water)?
     water_runs: dict[int, int] = field(default_factory=dict[int, int])  # water hexes -> their whole runs
@@ -162,25 +161,26 @@ class Grid:
         return whole
 
     def reach(self, items: int) -> tuple[int, ...]:
-        """Bit -> the hexes a route standing there reaches with ``items`` more cost items (at most
-        ``D.MAX_ROUTE_ITEMS``), whatever the cards (a hex crossed or arrived on costs one, a water run one
-        for the whole run)."""
+        """Bit -> the hexes a route standing there reaches with ``items`` more cost items, whatever the cards
+        (a hex crossed or arrived on costs one, a water run one for the whole run)."""
         balls = self.balls
         if not balls:  # built whole, then published at once: AI threads may share the map
             water = self.kinds[WATER]
             own = tuple(self.runs(1 << i) if (water >> i) & 1 else 1 << i for i in range(len(self.hexes)))
             onward = [self.bits(self.neighbours(mask) & ~mask) for mask in own]
             balls = [own]
-            for _ in range(D.MAX_ROUTE_ITEMS):  # one item more: the balls of the hexes one step on
+            while True:  # one item more: the balls of the hexes one step on, until they stop growing
                 last = balls[-1]
                 grown: list[int] = []
                 for start, steps in zip(own, onward, strict=True):
                     for g in steps:
                         start |= last[g]
                     grown.append(start)
+                if tuple(grown) == last:
+                    break
                 balls.append(tuple(grown))
             self.balls = balls
-        return balls[items]
+        return balls[min(items, len(balls) - 1)]
 
     @staticmethod
     def bits(mask: int) -> list[int]:
@@ -191,7 +191,7 @@ class Grid:
             mask ^= low
         return out
 
-    def items_to(self, target: str, most: int = D.MAX_ROUTE_ITEMS) -> dict[str, int]:
+    def items_to(self, target: str, most: int) -> dict[str, int]:
         """Hex -> the fewest cost items any route standing there still needs to end on ``target`` (the
         target's own item included): one per hex crossed, none for a step from water to water. Exact up to
         ``most``; the hexes farther off get ``len(hexes)``."""
@@ -217,8 +217,6 @@ class Grid:
                     grown |= near[index]
                 ring = grown & ~reached
                 cost += 1
-            # Crossing the target itself never helps, but the search may do it: out and back costs 2.
-            known[target] = 2
             if len(self.distances) >= 16:  # a destination is rarely searched twice: keep a few
                 self.distances.clear()
             self.distances[target] = (most, known)
@@ -237,48 +235,28 @@ def grid_of(players: int, layout: Layout) -> Grid:
     return Grid(board=board, bit=bit, hexes=hexes,
                 near=tuple(sum(1 << bit[o] for o in board.neighbours[h]) for h in hexes),
                 kinds=kinds, kind_of=kind_of, land=sum(kinds[k] for k in _LAND), one={h: 1 << b for h, b in bit.items()},
-                crossings=tuple((kinds[k], _SLACK_DEMAND[k], k == WATER) for k in range(len(KINDS))),
+                crossings=tuple((kinds[k], DEMAND[k], k == WATER) for k in range(len(KINDS))),
                 items={h: (token(k), DEMAND[k]) for h, k in kind_of.items()},
                 steps={h: tuple([(o, o in water) for o in around] if h in water else [(o, False) for o in around])
                        for h, around in board.neighbours.items()})
 
 
 # -- the searches ---------------------------------------------------------------------------------
-# What the hand can still pay after a route, per field of Hall's condition (see ``fits``), capped by the items
-# the route may still add: at most 7, so 3 bits and a guard bit per field.
-_SLACK_GUARD = sum(1 << (4 * i + 3) for i in range(32))
-_SLACK_ONES = sum(1 << (4 * i) for i in range(32))
-_SLACK_DEMAND = tuple(sum(((d >> (_SET_WIDTH * i)) & 1) << (4 * i) for i in range(32)) for d in DEMAND)
-_SLACK_ROOM = {c: sum(((r >> (_SET_WIDTH * i)) & 1) << (4 * i) for i in range(32)) for c, r in _ROOM.items()}
-
-
-def _slack(hand: list[str], cap: int) -> int:
-    """What ``hand`` can pay as a slack vector, each field capped at ``cap`` (at most 7)."""
-    if len(hand) <= cap:  # no field can pass the number of cards
-        return sum(_SLACK_ROOM[c] for c in hand)
-    room = room_of(hand)
-    out = 0
-    for i in range(32):
-        out |= min((room >> (_SET_WIDTH * i)) & 63, cap) << (4 * i)
-    return out
-
-
 def reachable(grid: Grid, camps: dict[str, int], seat: int, hand: list[str]) -> list[str]:
     """The hexes a camp of ``seat`` can be placed on with ``hand``, in label order.
 
     Breadth-first by the number of cards, over whole sets of hexes. What a route has paid so far matters
-    only through what the hand can still pay after it: per field of Hall's condition (see ``fits``), the
-    cards left over, capped by the items the route may still add (a field with more spare cards than that
-    can no longer fail). Routes with the same capped slack share one entry; a hex already reached with a
-    slack at least as large in every field is dropped (everything after it costs no less). Routes stop at
-    ``D.MAX_ROUTE_ITEMS`` items and never exceed the hand.
+    only through what the hand can still pay after it (its "slack"): per field of Hall's condition (see
+    ``fits``), the cards left over. Routes with the same slack share one entry; a hex already reached with a
+    slack at least as large in every field is dropped (everything after it costs no less), and so is a hex
+    from which no free hex still unfound lies within the cards left; the search ends when none is left. No
+    limit on the route but the hand.
     """
-    limit = min(len(hand), D.MAX_ROUTE_ITEMS)
+    limit = len(hand)
     if limit < 2:
         return []
-    guard = _SLACK_GUARD
-    full = _slack(hand, limit)
-    cap = (limit - 1) * _SLACK_ONES  # after the origin's card
+    guard = _SET_GUARD
+    full = room_of(hand)  # guard bits set
     near = grid.near
     one = grid.one
     taken = mine = 0
@@ -286,16 +264,16 @@ def reachable(grid: Grid, camps: dict[str, int], seat: int, hand: list[str]) -> 
         taken |= one[hex_]
         if owner == seat:
             mine |= one[hex_]
-    level: dict[int, int] = {}  # capped slack -> hexes reached with it
+    level: dict[int, int] = {}  # slack (no guard bits) -> hexes reached with it
     for of_kind, more, _ in grid.crossings:  # a route starts from an own camp for a card of its terrain
         origins = mine & of_kind  # (any card from the start camp: the only own camp on a start hex)
-        left = (full | guard) - more
+        left = full - more
         if origins and left & guard == guard:
-            left -= guard
-            keep = ((((left | guard) - cap) & guard) >> 3) * 7  # min(left, cap) per field
-            slack = (cap & keep) | (left & ~keep)
-            level[slack] = level.get(slack, 0) | origins
+            level[left - guard] = level.get(left - guard, 0) | origins
     free = grid.land & ~taken
+    for k in _LAND:
+        if not (full >> (_SET_WIDTH << k)) & 63:  # the field of the set {k}: no card shows k, no camp there
+            free &= ~grid.kinds[k]
     every = grid.crossings
     runs = grid.runs
     first: list[list[int] | None] = [None] * len(near)  # per hex: the slacks it was reached with
@@ -303,10 +281,11 @@ def reachable(grid: Grid, camps: dict[str, int], seat: int, hand: list[str]) -> 
     hunt = free  # the free hexes not found yet
     for size in range(1, limit):
         ahead: dict[int, int] = {}
-        cap -= _SLACK_ONES  # one item fewer to come
         crossing = size + 2 <= limit
         ball = grid.reach(limit - size)
         for slack, hexes in level.items():
+            if not hunt:
+                return grid.labels(found)  # every free hex found
             around = 0
             while hexes:
                 low = hexes & -hexes
@@ -337,14 +316,96 @@ def reachable(grid: Grid, camps: dict[str, int], seat: int, hand: list[str]) -> 
                     if crossing:
                         if water:
                             crossed = runs(crossed)
-                        left = slack - more
-                        keep = ((((left | guard) - cap) & guard) >> 3) * 7  # min(left, cap) per field
-                        key = (cap & keep) | (left & ~keep)
+                        key = slack - more
                         ahead[key] = ahead.get(key, 0) | crossed
         level = ahead
         if not level:
             break
     return grid.labels(found)
+
+
+_SCAN_UP_TO = 32  # members of a ``Front``: up to this many a plain scan is faster than the index
+
+
+class Front:
+    """Labels none of which holds another (an antichain), asked whether one of them is held in a label.
+
+    Up to ``_SCAN_UP_TO`` members a scan answers. Past that an index answers: per field, ``masks[f][c]`` has
+    the bit of every member with more than ``c`` items there, so the members held in a label are the living
+    ones in no mask of a count the label lacks (one OR per field in use, however many members). Long routes
+    through other players' camps make hundreds of incomparable labels at a hex."""
+
+    __slots__ = ("members", "largest", "labels", "masks", "fields", "alive")
+
+    def __init__(self) -> None:
+        self.members: dict[int, None] = {}  # in the order added
+        self.largest = 0  # the most items of a member: a newcomer this large holds none of them
+        self.labels: list[int] = []  # index bit -> its label (indexed once past ``_SCAN_UP_TO``)
+        self.masks: list[list[int]] = []  # field -> count c -> the bits of members with more than c there
+        self.fields: list[tuple[int, list[int]]] = []  # (field, its masks) for the fields some member uses
+        self.alive = 0  # the bits of the members still held
+
+    def __contains__(self, label: int) -> bool:
+        return label in self.members
+
+    def holds_part_of(self, label: int) -> bool:
+        """Whether some member is contained in ``label`` (or equals it)."""
+        if not self.labels:
+            guarded = label | _GUARD
+            for k in self.members:
+                if (guarded - k) & _GUARD == _GUARD:
+                    break
+            else:
+                return False
+            return True
+        counts = label.to_bytes(_FIELDS, "little")  # a byte per field: cheaper than shifting a long int
+        excess = 0
+        for at, masks in self.fields:
+            count = counts[at]
+            if count < len(masks):
+                excess |= masks[count]
+        return self.alive & ~excess != 0
+
+    def add(self, label: int, size: int) -> list[int]:
+        """Add ``label`` (of ``size`` items, holding no member) and drop the members holding it; returns them."""
+        dropped: list[int] = []
+        if size < self.largest:  # only a larger member can hold it
+            if self.labels:
+                held = self.alive
+                for at, count in enumerate(label.to_bytes(_FIELDS, "little")):
+                    if count:
+                        masks = self.masks[at]
+                        held &= masks[count - 1] if count <= len(masks) else 0
+                self.alive ^= held
+                dropped = [self.labels[bit] for bit in Grid.bits(held)]
+            else:
+                dropped = [k for k in self.members if ((k | _GUARD) - label) & _GUARD == _GUARD]
+            for k in dropped:
+                del self.members[k]
+        else:
+            self.largest = size
+        self.members[label] = None
+        if self.labels:
+            self._index(label)
+        elif len(self.members) > _SCAN_UP_TO:
+            self.masks = [[] for _ in range(_FIELDS)]
+            for k in self.members:
+                self._index(k)
+        return dropped
+
+    def _index(self, label: int) -> None:
+        bit = 1 << len(self.labels)
+        self.labels.append(label)
+        self.alive |= bit
+        for at, count in enumerate(label.to_bytes(_FIELDS, "little")):
+            if count:
+                masks = self.masks[at]
+                if count > len(masks):
+                    if not masks:
+                        self.fields.append((at, masks))
+                    masks.extend([0] * (count - len(masks)))
+                for c in range(count):
+                    masks[c] |= bit
 
 
 Node = Any  # a route as a linked list: (hex, previous node) or None
@@ -363,18 +424,19 @@ def routes_to(grid: Grid, camps: dict[str, int], seat: int, hand: list[str], tar
     """The minimal cost-item multisets (packed labels) of the routes to ``target`` -> one route each.
 
     A breadth-first search over (hex, items so far); an arrival is dropped when another arrival at the same
-    hex needs a sub-multiset of its items (it can only cost more from there), or when even the cheapest way
-    on to the target would pass the item limit. Walks that repeat a hex never beat the simple path they
-    contain, so they need no special care. Items never exceed the hand and must stay payable by it.
+    hex needs a sub-multiset of its items (it can only cost more from there), when even the cheapest way on
+    to the target would pass the hand, or when it and the target's own item already hold a cost found (all
+    its ways on cost more). Walks that repeat a hex never beat the simple path they contain, so they need no
+    special care. Items never exceed the hand and must stay payable by it. No limit on the route but the hand.
     """
     found: dict[int, Node] = {}
     board = grid.board
     terrain = board.terrain
-    limit = min(len(hand), D.MAX_ROUTE_ITEMS)
+    limit = len(hand)
     if target in camps or terrain.get(target) not in D.LAND:
         return found
     room = room_of(hand)
-    guard, wide = _SET_GUARD, _GUARD
+    guard = _SET_GUARD
     steps = grid.steps
     kind_of = grid.kind_of
     arrive = token(kind_of[target])
@@ -389,27 +451,30 @@ def routes_to(grid: Grid, camps: dict[str, int], seat: int, hand: list[str], tar
             items[hex_] = (item << (_KIND_BITS * (owner + 1)), more)
         else:
             mine.append(hex_)
-    seen: dict[str, list[int]] = {}  # hex -> the labels it was reached with, none holding another
-    largest: dict[str, int] = {}  # hex -> the most items of a label kept there (none larger may be held)
+    seen: dict[str, Front] = {}  # hex -> the labels it was reached with, none holding another
+    before = Front()  # the costs found, less the target's own item
     queue: deque[tuple[str, int, int, int, Node]] = deque()
     need = grid.items_to(target, limit)
     for origin in sorted(mine):  # from the start camp any card (the only own camp on a start hex)
         kind = kind_of[origin]
         ahead = need[origin]
         if limit >= 2 and 1 + ahead <= limit and (room - DEMAND[kind] - tail[ahead]) & guard == guard:
-            seen[origin] = [token(kind)]
-            largest[origin] = 1
+            seen[origin] = front = Front()
+            front.add(token(kind), 1)
             queue.append((origin, token(kind), DEMAND[kind], 1, (origin, None)))
     while queue:
         hex_, label, demand, size, path = queue.popleft()
-        known = seen[hex_]
-        if label not in known:
-            continue  # replaced by a cheaper arrival meanwhile
+        if label not in seen[hex_] or before.holds_part_of(label):
+            continue  # replaced by a cheaper arrival meanwhile, or every way on costs more than one found
         budget = limit - size  # items this route may still add
         for other, free in steps[hex_]:
             ahead = need[other]
-            if other == target and budget >= 1 and (room - demand - arrive_demand) & guard == guard:
-                _record(found, label + arrive, (other, path))
+            if other == target:  # (going on across the target costs more than stopping there)
+                if (room - demand - arrive_demand) & guard == guard:
+                    for k in before.add(label, size):  # (it holds no cost found: see above)
+                        del found[k + arrive]
+                    found[label + arrive] = (other, path)
+                continue
             if free:  # on along a water run
                 if ahead > budget or (room - demand - tail[ahead]) & guard != guard:
                     continue  # even the cheapest way on is too long, or the hand cannot pay it
@@ -422,34 +487,14 @@ def routes_to(grid: Grid, camps: dict[str, int], seat: int, hand: list[str], tar
                 if (room - more_demand - tail[ahead]) & guard != guard:
                     continue
                 more_label, more_size = label + item, size + 1
-            known = seen.get(other)
-            if known is None:
-                seen[other] = [more_label]
-                largest[other] = more_size
-            else:
-                guarded = more_label | wide
-                for k in known:
-                    if (guarded - k) & wide == wide:
-                        break  # a sub-multiset got here already
-                else:
-                    if largest[other] > more_size:  # only a longer label can hold this one
-                        known[:] = [k for k in known if ((k | wide) - more_label) & wide != wide]
-                    else:
-                        largest[other] = more_size
-                    known.append(more_label)
-                    queue.append((other, more_label, more_demand, more_size, (other, path)))
-                continue
+            front = seen.get(other)
+            if front is None:
+                seen[other] = front = Front()
+            elif front.holds_part_of(more_label):
+                continue  # a sub-multiset got here already
+            front.add(more_label, more_size)
             queue.append((other, more_label, more_demand, more_size, (other, path)))
     return found
-
-
-def _record(labels: dict[int, Node], label: int, path: Node) -> None:
-    for k in labels:
-        if submultiset(k, label):
-            return
-    for k in [k for k in labels if submultiset(label, k)]:
-        del labels[k]
-    labels[label] = path
 
 
 # -- payment steps --------------------------------------------------------------------------------
@@ -463,7 +508,7 @@ def remainders(label: int, picks: list[Pick]) -> set[int]:
     for card, recipient in picks:
         shift = _KIND_BITS * (0 if recipient is None else recipient + 1)
         rest = {r - (1 << (shift + _WIDTH * k)) for r in rest for k in _CARD_KINDS[card]
-                if (r >> (shift + _WIDTH * k)) & 31}
+                if (r >> (shift + _WIDTH * k)) & _FIELD}
         if not rest:
             break
     return rest
@@ -485,7 +530,7 @@ def pick_options(hand: list[str], labels: list[int], picks: list[Pick]) -> list[
                 word, recipient = r, 1
                 while word:
                     for kind in range(len(KINDS)):
-                        count = (word >> (_WIDTH * kind)) & 31
+                        count = (word >> (_WIDTH * kind)) & _FIELD
                         if count:
                             holders[kind] |= recipient
                             demand += count * DEMAND[kind]

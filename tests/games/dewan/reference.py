@@ -1,14 +1,20 @@
-"""The slow reference placement search: the engine's search before it was made fast (one label-correcting
-search over every destination, payment steps by bipartite matching), kept only to check the fast one.
+"""The slow reference placement searches, kept only to check the fast one (``games/dewan/search.py``).
 
-``legal_actions`` here answers the main-turn and payment steps exactly as the engine did; the tests compare it
-with the engine on many random positions.
+* ``search``: the engine's search before it was made fast (one label-correcting search over every
+  destination, payment steps by bipartite matching). With ``cap`` it is the search of the time when routes
+  stopped at 7 cost items (issue 39 lifted that cap).
+* ``brute_costs``: every simple path from an own camp, costed by ``route_cost``, for small hands: it checks
+  that the searches over (hex, items) lose no minimal cost.
+
+The destinations and payment steps here answer the main turn and the payment steps as the engine must; the
+tests compare them with the engine on many random positions.
 """
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from games.dewan import data as D
@@ -46,16 +52,22 @@ def card_pays(card: str, kind: str) -> bool:
     return kind == ANY or kind in D.CARDS[card][0]
 
 
+_SUBSETS = [(subset, [t for t in range(5) if subset >> t & 1]) for subset in range(1, 32)]
+
+
+@lru_cache(maxsize=256)
+def _showing(hand: tuple[str, ...]) -> tuple[int, ...]:
+    """Per set of terrains (bit t: terrain t), the cards of ``hand`` showing one of them."""
+    masks = [sum(1 << KINDS.index(t) for t in D.CARDS[c][0]) for c in hand]
+    return tuple(sum(1 for m in masks if m & subset) for subset in range(32))
+
+
 def pays(hand: list[str], counts: list[int]) -> bool:
-    """Hall's condition over the five terrains, every subset checked (no memo)."""
+    """Hall's condition over the five terrains, every subset checked."""
     if sum(counts) > len(hand):
         return False
-    masks = [sum(1 << KINDS.index(t) for t in D.CARDS[c][0]) for c in hand]
-    for subset in range(1, 32):
-        demand = sum(counts[t] for t in range(5) if subset >> t & 1)
-        if demand > sum(1 for m in masks if m & subset):
-            return False
-    return True
+    showing = _showing(tuple(hand))
+    return all(sum([counts[t] for t in terrains]) <= showing[subset] for subset, terrains in _SUBSETS)
 
 
 def _route(node: Any) -> list[str]:
@@ -75,14 +87,32 @@ def _split(picks: list[Pick]) -> tuple[tuple[str, ...], tuple[tuple[int, tuple[s
             tuple((s, tuple(sorted(gives[s]))) for s in sorted(gives)))
 
 
-def search(state: DewanState, seat: int) -> dict[str, dict[int, Any]]:
-    """Destination -> minimal cost-item multisets (packed) -> one route with that cost."""
+OLD_CAP = 7  # cost items: the longest route before issue 39
+
+
+_SEARCHED: dict[Any, dict[str, dict[int, Any]]] = {}
+
+
+def search(state: DewanState, seat: int, cap: int | None = None) -> dict[str, dict[int, Any]]:
+    """Destination -> minimal cost-item multisets (packed) -> one route with that cost (routes of at most
+    ``cap`` cost items, if given). Remembered per position, as every payment step asks again: callers must
+    not change the result."""
+    key = (state.players, str(state.layout), tuple(sorted(state.camps.items())), seat,
+           tuple(state.seats[seat]["hand"]), cap)
+    if key not in _SEARCHED:
+        if len(_SEARCHED) > 64:
+            _SEARCHED.clear()
+        _SEARCHED[key] = _search(state, seat, cap)
+    return _SEARCHED[key]
+
+
+def _search(state: DewanState, seat: int, cap: int | None) -> dict[str, dict[int, Any]]:
     board = state.board
     hand = state.seats[seat]["hand"]
     camps = state.camps
     terrain = board.terrain
     start = board.starts[seat]
-    limit = min(len(hand), D.MAX_ROUTE_ITEMS)
+    limit = len(hand) if cap is None else min(len(hand), cap)
     memo: dict[int, bool] = {}
 
     def can_pay(kinds: int) -> bool:
@@ -244,3 +274,45 @@ def pending_options(state: DewanState, seat: int) -> list[Pick]:
     """The picks of the payment step (the engine's ``pay``/``give`` actions)."""
     picks = [(c, r) for c, r in state.pending["picks"]]
     return pick_options(state.seats[seat]["hand"], labels(state, seat, state.pending["hex"]), picks)
+
+
+def brute_costs(state: DewanState, seat: int) -> dict[str, list[list[tuple[str, int]]]]:
+    """Destination -> the minimal cost-item multisets of the routes the hand pays (each sorted, seat -1 for the
+    discard), from every simple path out of an own camp: slow, for small hands only."""
+    from games.dewan import GAME
+
+    board = state.board
+    hand = state.seats[seat]["hand"]
+    costs: dict[str, set[tuple[tuple[str, int], ...]]] = {}
+
+    def counts(items: list[Item]) -> list[int]:
+        out = [0] * len(KINDS)
+        for kind, _ in items:
+            out[KINDS.index(kind)] += 1
+        return out
+
+    def walk(path: list[str], crossed: list[int]) -> None:
+        """``crossed``: the counts per kind of the items of ``path`` (its last hex crossed, not the end)."""
+        for other in board.neighbours[path[-1]]:
+            if other in path:
+                continue
+            route = [*path, other]
+            if other not in state.camps and board.terrain[other] in D.LAND:
+                items = GAME.route_cost(state, seat, route)
+                if pays(hand, counts(items)):
+                    costs.setdefault(other, set()).add(tuple(sorted((k, -1 if s is None else s) for k, s in items)))
+            more = list(crossed)
+            terrain = board.terrain[other]
+            if terrain != "W" or board.terrain[path[-1]] != "W":  # a water run costs one item
+                more[KINDS.index(ANY if terrain == "X" else terrain)] += 1
+            if pays(hand, [*more[:-1], more[-1] + 1]):  # and at least a destination still to pay
+                walk(route, more)
+
+    for origin in sorted(h for h, s in state.camps.items() if s == seat):
+        walk([origin], counts(GAME.route_cost(state, seat, [origin])))
+    out: dict[str, list[list[tuple[str, int]]]] = {}
+    for hex_, found in costs.items():
+        bags = [Counter(c) for c in found]
+        out[hex_] = sorted(sorted(c) for c, bag in zip(found, bags, strict=True)
+                           if not any(other != bag and not other - bag for other in bags))
+    return out
