@@ -29,6 +29,7 @@ def sections(quick: bool) -> list[tuple[str, list[str]]]:
         ("start-up and the clock at scale", ["bench_scale.py", "--tables", "10000", "100000"]),
         ("Trails board rendering", ["bench_trails_render.py", "3" if quick else "10"]),
         ("board post end to end", ["bench_e2e_latency.py", "40" if quick else "200"]),
+        ("a restart with boards due", ["bench_backlog.py", "--tables", "1000" if quick else "10000"]),
     ]
 
 

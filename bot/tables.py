@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot import ratings
+from bot.errors import TableError
 from bot.i18n import LOCALES
 from bot.store import Seat, Store, TableRecord, VersionConflict
 from bot.store.base import IndexRow
@@ -36,15 +37,6 @@ from games.ai import DEFAULT_LEVEL, LEVELS, forward_actions, make_player, plan_o
 from games.core import AnyGame, Event, IllegalAction
 
 log = logging.getLogger(__name__)
-
-
-class TableError(Exception):
-    """A refusal the user sees, localised by the bot as ``error.<code>``."""
-
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
 
 
 class Table:
@@ -88,6 +80,22 @@ class Table:
         if self._record is None and self.index is not None:
             return bool(self.index.board_due)
         return self.record.board_due
+
+    @property
+    def status(self) -> str:
+        """lobby, playing, finished or aborted (without reading the record, if not read yet)."""
+        if self._record is None and self.index is not None:
+            return self.index.status
+        return self.record.status
+
+    @property
+    def turn_began(self) -> float:
+        """When the current turn began, as far as known without reading the record (its deadline less the turn
+        time); a finished game: when it ended; a paused one, or a lobby: 0."""
+        row: IndexRow | TableRecord = self.index if self._record is None and self.index is not None else self.record
+        if isinstance(row, TableRecord) and row.finished_at is not None:
+            return row.finished_at
+        return row.deadline - row.turn_seconds if row.deadline is not None else 0.0
 
     @property
     def guild_id(self) -> int | None:
@@ -145,19 +153,24 @@ class _Locked:
         self.service, self.channel_id, self.status = service, channel_id, status
 
     async def __aenter__(self) -> Table:
-        service, status = self.service, self.status
-        table = self.table = service.table(self.channel_id)
-        if status is not None and table.lock.locked():  # refused at once rather than after the wait
-            service._require_status(table, status)
-        await table.lock.acquire()
+        service, status, channel_id = self.service, self.status, self.channel_id
+        lock = service._opening.get(channel_id)  # a table being opened: this waits for it, in line
+        if lock is None:
+            table = service.table(channel_id)
+            lock = table.lock
+            if status is not None and lock.locked():  # refused at once rather than after the wait
+                service._require_status(table, status)
+        await lock.acquire()
         try:
-            if service.tables.get(self.channel_id) is not table:
-                raise TableError("no_table")  # aborted or finished while this waited
+            table = service.tables.get(channel_id)
+            if table is None or table.lock is not lock:
+                raise TableError("no_table")  # aborted, finished or not opened after all while this waited
             if status is not None:
                 service._require_status(table, status)
         except BaseException:
-            table.lock.release()
+            lock.release()
             raise
+        self.table = table
         return table
 
     async def __aexit__(self, *exc_info: object) -> None:
@@ -195,7 +208,22 @@ class BrokenTable:
     table_id: int
     game: str
     host_id: int
-    reason: str
+    reason: str  # for the log
+    cause: str = "damaged"  # for the channel: one of BROKEN_CAUSES
+
+
+# What the channel is told of a table set aside (``error.broken.<cause>``): the game is not installed, its saved
+# position is not readable, it was saved by a version of the game this bot does not know, a saved move no
+# longer replays, or anything else in its stored row.
+BROKEN_CAUSES = ("not_installed", "unreadable", "state_version", "moves", "damaged")
+
+
+class Unplayable(Exception):
+    """A stored table that cannot be played, and why (one of ``BROKEN_CAUSES``)."""
+
+    def __init__(self, cause: str, detail: object) -> None:
+        super().__init__(detail)
+        self.cause = cause
 
 
 LOG_MARK = "@"  # begins the log entries that are not the game's notation (replayed from a snapshot, never)
@@ -472,6 +500,7 @@ class TableService:
         self.tables: dict[int, Table] = {}  # channel id -> active table
         self.broken: dict[int, BrokenTable] = {}  # channel id -> a stored table that could not be loaded
         self.finished_due: list[Table] = []  # finished before a restart with the last board not posted yet
+        self._opening: dict[int, asyncio.Lock] = {}  # channel id -> the lock of the table being opened there
         self.on_deadline_change: Callable[[], None] = lambda: None  # wakes the turn clock
         # Whether this process runs a guild's tables (Discord shards: each process loads, clocks and reminds only
         # the tables of the guilds on its shards; guild None is a DM, on shard 0).
@@ -518,7 +547,7 @@ class TableService:
                 continue
             try:
                 if not registry.has(row.game):
-                    raise LookupError(f"game {row.game!r} is not installed")
+                    raise Unplayable("not_installed", f"game {row.game!r} is not installed")
                 if row.status == "playing" and row.version is None:
                     raise ValueError("no snapshot of a game in play")
                 kind = (row.settings, row.turn_seconds)
@@ -547,14 +576,16 @@ class TableService:
         if record is None:
             raise LookupError(f"table {table_id} is not in the store")
         if record.load_error:
-            raise ValueError(record.load_error)
+            raise Unplayable("unreadable", record.load_error)
         return record
 
     def _set_aside(self, table_id: int, game: str, channel_id: int, host_id: int, error: Exception) -> None:
         reason = f"{type(error).__name__}: {echo(error, 200)}"
         log.error("table %s (%s) in channel %s set aside: %s", table_id, game, channel_id, reason)
         self.tables.pop(channel_id, None)
-        self.broken[channel_id] = BrokenTable(table_id, game, host_id, reason)
+        self._recent.pop(channel_id, None)
+        cause = error.cause if isinstance(error, Unplayable) else "damaged"
+        self.broken[channel_id] = BrokenTable(table_id, game, host_id, reason, cause)
 
     def _set_aside_or_add(self, record: TableRecord) -> None:
         """A finished table whose last board is due, read whole at start."""
@@ -587,15 +618,56 @@ class TableService:
 
     def _recover(self, table: Table) -> Any:
         """The table's state as the store has it: the latest snapshot with the moves logged after it."""
-        recovery = self.store.recovery_now(table.record.id)
-        if recovery is None:
-            raise ValueError("no snapshot of a game in play")
-        game = table.game
-        state = game.from_json(json.loads(recovery.state))
-        for seat, text in recovery.moves:
-            game.apply(state, seat, self.notations.parse(game, text)[0])
-        table.version, table.snapshot_version = recovery.version, recovery.snapshot_version
+        state, table.version, table.snapshot_version = self._recovered(table.record.id, table.game)
         return state
+
+    def _recovered(self, table_id: int, game: AnyGame) -> tuple[Any, int, int]:
+        """(state, version, snapshot version) of a table as stored; touches no table, so a worker thread may
+        run it (``read_off_loop``)."""
+        recovery = self.store.recovery_now(table_id)
+        if recovery is None:
+            raise Unplayable("unreadable", "no snapshot of a game in play")
+        try:
+            data = json.loads(recovery.state)
+        except ValueError as error:
+            raise Unplayable("unreadable", f"the snapshot is not JSON: {error}") from error
+        try:
+            state = game.from_json(data)
+        except Exception as error:
+            known = isinstance(data, dict) and data.get("v") == game.json_version
+            raise Unplayable("damaged" if known else "state_version", f"the snapshot: {error}") from error
+        for seat, text in recovery.moves:
+            try:
+                game.apply(state, seat, self.notations.parse(game, text)[0])
+            except Exception as error:
+                raise Unplayable("moves", f"logged move {text!r} of seat {seat}: {error}") from error
+        return state, recovery.version, recovery.snapshot_version
+
+    async def read_off_loop(self, table: Table) -> bool:
+        """Read a table's record and rebuild its state on a worker thread, where its first use would do it on the
+        event loop (the board queue: thousands of tables at once after an outage, each a few milliseconds).
+        ``False`` if it is no longer to be played or shown: closed meanwhile, or set aside as it cannot be
+        played (as on first use)."""
+        async with table.lock:
+            def read() -> tuple[Any, int, int] | None:
+                record = table.record  # read on first use
+                if table.decoded or table.loader is None or record.status not in ("playing", "finished"):
+                    return None
+                return self._recovered(record.id, table.game)
+
+            try:
+                found = await asyncio.to_thread(read)
+            except Exception as error:
+                index = table.index  # a table of the start-up index: its record may be what failed
+                if index is not None and self.tables.get(index.channel_id) is table:
+                    self._broken_on_use(table, error)  # its channel hears why at its next command
+                else:  # a finished game read whole at start: only its last board is lost
+                    log.error("finished table %s set aside: %s", table.record.id, echo(error, 200))
+                return False
+            if found is not None and not table.decoded:
+                table.state, table.version, table.snapshot_version = found
+                self._decoded(table)
+            return table.record.status in ("playing", "finished")
 
     def _decoded(self, table: Table) -> None:
         """Keep at most ``max_decoded`` tables' states in memory: the least recently decoded idle ones go."""
@@ -615,17 +687,21 @@ class TableService:
                 if table.record.status == "playing" and not table.decoded:
                     table.game.to_act(table.state)
             except Exception as error:
-                index = table.index
-                table_id, host_id = (index.id, index.host_id) if index is not None else (
-                    table.record.id, table.record.host_id)
-                self._set_aside(table_id, table.game.key, channel_id, host_id, error)
+                self._broken_on_use(table, error)
                 table = None
         if table is None:
             broken = self.broken.get(channel_id)
             if broken is not None:
-                raise TableError("table_broken", table_id=broken.table_id, game=broken.game)
+                raise TableError("table_broken", table_id=broken.table_id, game=broken.game, cause=broken.cause)
             raise TableError("no_table")
         return table
+
+    def _broken_on_use(self, table: Table, error: Exception) -> None:
+        """A table whose record or state, read on first use, cannot be played: set aside."""
+        index = table.index
+        table_id, channel_id, host_id = (index.id, index.channel_id, index.host_id) if index is not None else (
+            table.record.id, table.record.channel_id, table.record.host_id)
+        self._set_aside(table_id, table.game.key, channel_id, host_id, error)
 
     def _locked(self, channel_id: int, status: str | None = None) -> _Locked:
         """The channel's table under its lock, checked again once the lock is held: a Start, an abort or the
@@ -645,28 +721,65 @@ class TableService:
         options: dict[str, Any] | None = None, seed: int | None = None, turn_seconds: int = DEFAULT_TURN_SECONDS,
         settings: TableSettings | None = None,
     ) -> Table:
+        await self.settled(channel_id)  # a game ending or a table closing there: a new one may follow it
         game, stored = self.check_new(channel_id, game_key, options)
         seed = random.SystemRandom().randrange(2**31) if seed is None else seed
         settings_json = (settings or TableSettings()).to_json()
         host = Seat(0, host_id, host_name)
+        # The table's lock, held from now until the table is in the cache: a join or start sent as soon as
+        # this command was acknowledged waits for it in line (on PostgreSQL the write is a network round trip)
+        # instead of finding no table.
+        lock = self._opening[channel_id] = asyncio.Lock()
+        await lock.acquire()  # a new lock: taken at once
         try:
-            record = await self.store.create_table(guild_id, channel_id, game_key, stored, host_id, seed,
-                                                   self.clock(), seats=[host], turn_seconds=turn_seconds,
-                                                   settings=settings_json)
-        except ValueError:
-            raise TableError("table_exists") from None
-        if channel_id in self.tables:  # another /game new won the race while the store was writing
-            raise TableError("table_exists")
-        table = Table(record, game)
-        self.tables[channel_id] = table
-        return table
+            try:
+                record = await self.store.create_table(guild_id, channel_id, game_key, stored, host_id, seed,
+                                                       self.clock(), seats=[host], turn_seconds=turn_seconds,
+                                                       settings=settings_json)
+            except ValueError:  # another process opened one there first
+                raise TableError("table_exists") from None
+            table = Table(record, game)
+            table.lock = lock
+            self.tables[channel_id] = table
+            return table
+        finally:
+            del self._opening[channel_id]
+            lock.release()
+
+    async def current(self, channel_id: int, within: float = READ_RESULTS_WITHIN) -> Table:
+        """The channel's table for a command that only reads it, once the commands acknowledged before are
+        applied (waiting at most ``within`` seconds: a reader answers within Discord's 3 s). Raises as ``table``."""
+        await self.settled(channel_id, within)
+        return self.table(channel_id)
+
+    def busy(self, channel_id: int) -> bool:
+        """Whether a command is being applied at the channel's table (or one is being opened there)."""
+        if channel_id in self._opening:
+            return True
+        table = self.tables.get(channel_id)
+        return table is not None and table.lock.locked()
+
+    async def settled(self, channel_id: int, within: float | None = None) -> None:
+        """Wait until the commands being applied at the channel's table are done (at most ``within`` seconds),
+        so a command that reads sees what the commands acknowledged before it did. The channel's commands wait
+        for each other in line: a lock is first come, first served."""
+        lock = self._opening.get(channel_id)
+        if lock is None and (table := self.tables.get(channel_id)) is not None:
+            lock = table.lock
+        if lock is None or not lock.locked():
+            return
+        async def in_line() -> None:
+            async with lock:
+                pass
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(in_line(), within)
 
     def check_new(self, channel_id: int, game_key: str, options: dict[str, Any] | None) -> tuple[AnyGame, dict[str, str]]:
         """Everything ``create`` checks before it writes (no I/O, so a command can check before it answers):
         the channel is free, the game exists, and its options pass the game's own setup check, so options it
         refuses (a deck with unknown tiles...) are refused now, not at Start. Returns the game and the
         options as stored."""
-        if channel_id in self.tables or channel_id in self.broken:
+        if channel_id in self.tables or channel_id in self.broken or channel_id in self._opening:
             raise TableError("table_exists")
         if not registry.has(game_key):
             raise TableError("unknown_game", game=echo(game_key))
@@ -1251,8 +1364,13 @@ class TableService:
             await self.store.set_board_due(table.record.id, due)
 
     def legal_notations(self, channel_id: int, user_id: int) -> list[str]:
-        table = self.tables.get(channel_id)
-        if table is None or table.state is None:
+        """The user's legal moves now, in notation; none if the channel has no table in play (or one that cannot
+        be played: set aside here, and said by the command)."""
+        try:
+            table = self.table(channel_id)
+        except TableError:
+            return []
+        if table.state is None:
             return []
         seat = table.seat_of(user_id)
         if seat is None:

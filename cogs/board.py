@@ -13,6 +13,7 @@ import asyncio
 import io
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -20,20 +21,28 @@ from typing import Any
 import discord
 
 import rendering
+from bot.board_queue import BoardQueue
 from bot.discord_calls import deliver
 from bot.i18n import pick_locale, t
 from bot.tables import MoveOutcome, Table, TableService, format_duration
-from cogs.common import answer, detached, locale_of, public_locale, seat_label, seat_names
-from games.ai import DEFAULT_LEVEL
+from cogs.common import answer, detached, locale_of, public_locale, seat_label, seat_labels, seat_names
 
 log = logging.getLogger(__name__)
 
 
-def standing_names(table: Table, locale: str) -> list[str]:
-    """Seat names for the seat lists and standings: an AI seat says it is a bot and its level
-    ("AI 1 · Bot (hard)")."""
-    return [t(locale, "ai.seat", name=s.display, level=t(locale, f"ai.level.{s.ai_level or DEFAULT_LEVEL}"))
-            if s.is_ai else s.display for s in table.seats]
+standing_names = seat_labels  # the seat lists and standings (and the games' score breakdowns)
+
+
+def board_note(locale: str, message: discord.Message | None, posted: Callable[[str], str]) -> str:
+    """What the mover privately reads once their turn's board was (or could not be) posted: ``posted(link)``
+    only once it is in the channel (``link``: the board's message); else that it will follow."""
+    return posted(message.jump_url) if message is not None else t(locale, "game.board_later")
+
+
+def posted_board(interaction: discord.Interaction) -> discord.Message | None:
+    """The board ``post_board`` posted for this interaction (``None``: not posted, or none was due)."""
+    board = interaction.extras.get("board")
+    return board if isinstance(board, discord.Message) else None
 
 
 class HandView(discord.ui.View):
@@ -104,22 +113,25 @@ class BoardPoster:
     bot: Any
     service: TableService
     panels: dict[str, GamePanel]  # game key -> the game's panel
-    reposts: dict[int, asyncio.Task[None]]  # channel id -> its pending repost
+    board_queue: BoardQueue  # the due boards, posted a few at a time (``GameCog.__init__`` makes it)
+    refused: set[int]  # tables whose latest board Discord refused (in this process)
 
     # A board post that failed every attempt (Discord down for a while) is posted again to the channel
-    # later, with the position then current, so the next player still hears it is their turn.
-    repost_delays: tuple[float, ...] = (30.0, 120.0, 600.0)
+    # later (the board queue's retry delays), with the position then current, so the next player still hears
+    # it is their turn.
     post_retry_delay = 2.0  # one more try after discord.py's own retries gave up, before the reposts
 
     async def post_board(self, interaction: discord.Interaction, outcome: MoveOutcome, headline: str | None,
-                         locale: str) -> discord.Message | None:
+                         locale: str, posted_key: str = "game.board_posted") -> discord.Message | None:
         """The board after a player's command or click; a slash command's private "thinking" becomes a
-        short answer pointing at it (or saying it will come when Discord lets it through)."""
+        short answer pointing at it once it is posted (or saying it will come when Discord lets it through).
+        The message (``None`` if not posted) is kept on the interaction (``posted_board``) for a game's panel
+        that tells the mover afterwards."""
         message = await self.send_board(outcome, headline, locale)
+        interaction.extras["board"] = message
         if interaction.response.type == discord.InteractionResponseType.deferred_channel_message:
             own = locale_of(interaction)
-            await answer(interaction, t(own, "game.board_posted", link=message.jump_url) if message is not None
-                         else t(own, "game.board_later"))
+            await answer(interaction, board_note(own, message, lambda link: t(own, posted_key, link=link)))
         return message
 
     async def on_board_posted(self, outcome: MoveOutcome, message: discord.Message) -> None:
@@ -202,33 +214,28 @@ class BoardPoster:
         return await asyncio.to_thread(draw)
 
     def schedule_repost(self, table: Table, locale: str, at_once: bool = False) -> None:
-        """Post the table's due board again later (``at_once``: as soon as the bot is connected, at start)."""
-        channel_id = table.record.channel_id
-        if channel_id not in self.reposts or self.reposts[channel_id].done():
-            delays = (0.0, *self.repost_delays) if at_once else self.repost_delays
-            self.reposts[channel_id] = asyncio.get_running_loop().create_task(
-                self._repost(table, locale, delays), name=f"repost-{channel_id}")
+        """Queue the table's due board (``at_once``: at start, as soon as the bot is connected; else it was just
+        refused, and is tried again after the queue's first retry delay)."""
+        self.board_queue.add(table, locale, refused=not at_once)
 
-    async def _repost(self, table: Table, locale: str, delays: tuple[float, ...]) -> None:
-        """While the table's latest board is due, post the current position again after each delay."""
+    async def post_due(self, table: Table, locale: str) -> bool:
+        """The board queue's post: the table's due board, with the position now. ``True`` once posted (or once
+        a later board has told the position); ``False`` if Discord did not take it."""
         await self.bot.wait_until_ready()
-        for delay in delays:
-            await asyncio.sleep(delay)
-            if not table.record.board_due:  # a later board was posted and told the position
-                return
-            finished = table.record.status == "finished"
-            next_seats = [] if finished else table.game.to_act(table.state)
-            outcome = MoveOutcome(table, [], [], finished, next_seats)
-            if await self.send_board(outcome, t(public_locale(table, locale), "game.reposted"), locale, repost=False):
-                return
-        log.warning("board of table %s not posted after %d reposts", table.record.id, len(delays))
+        if not table.board_due:
+            return True
+        finished = table.record.status == "finished"
+        next_seats = [] if finished else table.game.to_act(table.state)
+        outcome = MoveOutcome(table, [], [], finished, next_seats)
+        return await self.send_board(outcome, self.repost_headline(table, locale), locale, repost=False) is not None
 
     async def send_board(self, outcome: MoveOutcome, headline: str | None, locale: str,
-                         repost: bool = True) -> discord.Message | None:
+                         repost: bool = True, nonce: str | None = None) -> discord.Message | None:
         """After a committed move: what happened, the standings, whose turn (a mention of that player only,
         with the deadline) and the board image, rendered off the event loop, posted in the table's channel.
         Returns the message, or ``None`` if Discord did not take it: then it is posted again later
-        (``repost``), as it is after a restart (the board stays due in the store until posted)."""
+        (``repost``), as it is after a restart (the board stays due in the store until posted). ``nonce``:
+        for a post that is not a turn's own board (a resume), which must not be taken for that board."""
         table = outcome.table
         locale = public_locale(table, locale)
         # What the board tells is held in the store, from the move's own commit (and steps told privately
@@ -236,6 +243,39 @@ class BoardPoster:
         # none of it, and a repost tells the turn too.
         held, version = len(table.record.held_events), table.version
         outcome = replace(outcome, moves=self.service.held_moves(table), events=self.service.held_events(table))
+        post = await self.board_post(outcome, headline, locale)
+        images = post.pop("images")
+        found = await self.channel_of(table)
+        # Fresh File objects on each attempt: a retried send must not read an exhausted buffer. The nonce
+        # makes a retry of a post Discord already took return that post instead of a second board.
+        nonce = nonce or f"pbc{table.record.id}v{table.version}"
+        posted = None if found is None else await deliver(lambda: found[0].send(
+            **post, nonce=nonce, files=[discord.File(io.BytesIO(data), name) for name, data in images],
+        ), f"the board of table {table.record.id}", (self.post_retry_delay,))
+        if posted is None:
+            self.refused.add(table.record.id)  # a repost says Discord refused it (not a restart)
+            if repost:
+                await self.service.set_board_due(table, True)
+                self.schedule_repost(table, locale)
+            return None
+        self.refused.discard(table.record.id)
+        await self.service.board_posted(table, held, version)
+        await self.on_board_posted(outcome, posted)
+        return posted
+
+    def repost_headline(self, table: Table, locale: str) -> str:
+        """The header of a board posted late: Discord refused it earlier in this process, or the bot stopped
+        (or crashed) before it could post it, and this process posts it after its start."""
+        key = "game.reposted" if table.record.id in self.refused else "game.posted_late"
+        return t(public_locale(table, locale), key)
+
+    async def board_post(self, outcome: MoveOutcome, headline: str | None, locale: str,
+                         private: bool = False) -> dict[str, Any]:
+        """What a board post says, in ``locale``: ``content`` (the game over, or the players to move
+        mentioned, with the deadline or the pause), ``embeds`` (the headline, what happened, the standings,
+        the board image; at the end the game's own), ``view``, ``allowed_mentions`` (the players to move
+        only; nobody for a ``private`` copy, which only its reader sees) and ``images`` (file name, PNG)."""
+        table = outcome.table
         game = table.game
         panel = self.panel(game.key)
         names = seat_names(table)
@@ -248,8 +288,12 @@ class BoardPoster:
                         value="\n".join(f"{p.rank}. {standings[p.seat]}: {p.score}" for p in result.ranking))
         mention_ids = [u for s in outcome.next_seats if (u := table.seats[s].user_id) is not None]
         content = t(locale, "game.over") if outcome.finished else " ".join(f"<@{u}>" for u in mention_ids) or None
-        if not outcome.finished and table.record.deadline is not None:
-            when = discord.utils.format_dt(datetime.fromtimestamp(table.record.deadline, tz=UTC), "R")
+        record = table.record
+        if not outcome.finished and record.paused_at is not None:
+            by = next((s.display for s in table.seats if s.user_id == record.paused_by), "?")
+            content = f"{content or ''} {t(locale, 'game.status_paused', player=by)}".strip()
+        elif not outcome.finished and record.deadline is not None:
+            when = discord.utils.format_dt(datetime.fromtimestamp(record.deadline, tz=UTC), "R")
             content = f"{content or ''} {t(locale, 'clock.deadline', when=when)}".strip()
         images = await self.board_images(table, locale)
         embed.set_image(url="attachment://board.png")
@@ -262,21 +306,9 @@ class BoardPoster:
                 view.add_item(item)  # routed by its custom id to the HandView registered at start
         if view is not None and view.is_persistent():
             view = detached(view)
-        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in mention_ids], everyone=False, roles=False)
-        extra = {"view": view} if view is not None else {}
-        found = await self.channel_of(table)
-        # Fresh File objects on each attempt: a retried send must not read an exhausted buffer. The nonce
-        # makes a retry of a post Discord already took return that post instead of a second board.
-        nonce = f"pbc{table.record.id}v{table.version}"
-        posted = None if found is None else await deliver(lambda: found[0].send(
-            content=content, embeds=embeds, allowed_mentions=mentions, nonce=nonce,
-            files=[discord.File(io.BytesIO(data), name) for name, data in images], **extra,
-        ), f"the board of table {table.record.id}", (self.post_retry_delay,))
-        if posted is None:
-            if repost:
-                await self.service.set_board_due(table, True)
-                self.schedule_repost(table, locale)
-            return None
-        await self.service.board_posted(table, held, version)
-        await self.on_board_posted(outcome, posted)
-        return posted
+        mentions = discord.AllowedMentions(users=[] if private else [discord.Object(u) for u in mention_ids],
+                                           everyone=False, roles=False)
+        post: dict[str, Any] = {"content": content, "embeds": embeds, "allowed_mentions": mentions, "images": images}
+        if view is not None:
+            post["view"] = view
+        return post

@@ -17,6 +17,7 @@ import discord
 from bot.discord_calls import deliver, expected_error
 from bot.i18n import pick_locale, t
 from bot.tables import Table, TableError, echo
+from games.ai import DEFAULT_LEVEL
 from games.core import IllegalAction
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,8 @@ def error_text(locale: str, error: Exception, game_key: str | None = None) -> st
     # Parameters echo what someone typed: cut, so a 6,000-character input cannot overflow the reply.
     params = {k: echo(v) if isinstance(v, str) else v for k, v in getattr(error, "params", {}).items()}
     if isinstance(error, TableError):
+        if error.code == "table_broken":  # what is wrong with it, in words
+            params["reason"] = t(locale, f"error.broken.{params.get('cause', 'damaged')}", **params)
         return t(locale, f"error.{error.code}", **params)[:MESSAGE_LIMIT]
     if isinstance(error, IllegalAction):
         for key in (f"{game_key}.error.{error.code}", f"error.{error.code}"):
@@ -99,11 +102,14 @@ def _files(images: list[tuple[str, bytes]] | None) -> list[discord.File]:
 
 async def answer(interaction: discord.Interaction, text: str | None = None, *, view: discord.ui.View | None = None,
                  embed: discord.Embed | None = None, images: list[tuple[str, bytes]] | None = None,
-                 files: list[discord.File] | None = None) -> None:
+                 files: list[discord.File] | None = None, embeds: list[discord.Embed] | None = None,
+                 allowed_mentions: discord.AllowedMentions | None = None) -> None:
     """A private answer (only the user sees it), whether or not the interaction was acknowledged. (After a
     public "thinking", Discord shows the first answer publicly: see ``ack``.)"""
     text = text[:MESSAGE_LIMIT] if text else text
-    fields: dict[str, Any] = {"embed": embed} if embed is not None else {}
+    fields: dict[str, Any] = {"embed": embed} if embed is not None else {"embeds": embeds} if embeds else {}
+    if allowed_mentions is not None:
+        fields["allowed_mentions"] = allowed_mentions
     extra_files = files or []  # sent once: a retry after a failure would find them read already
     if view is not None:
         fields["view"] = view
@@ -124,8 +130,10 @@ async def answer(interaction: discord.Interaction, text: str | None = None, *, v
 async def publish(interaction: discord.Interaction, text: str | None = None, *, embed: discord.Embed | None = None,
                   view: discord.ui.View | None = None, done: str | None = None) -> discord.Message | None:
     """The public message a command stands for (the lobby, "paused"...). A button's message is edited
-    into it, as is a public "thinking"; after a private "thinking" it is posted in the channel, and the
-    user privately reads ``done``."""
+    into it, as is a public "thinking"; after a private "thinking" it is posted in the channel and the
+    private "thinking" is taken away (the user sees the public post: no second, private "Done."), unless
+    ``done`` gives the user something more to read privately. If Discord does not take the post, the user
+    privately reads what it said."""
     fields: dict[str, Any] = {"content": text[:MESSAGE_LIMIT] if text else text, "embed": embed, "view": view}
     if not interaction.response.is_done():
         await deliver(lambda: interaction.response.send_message(**{k: v for k, v in fields.items() if v is not None}),
@@ -136,13 +144,32 @@ async def publish(interaction: discord.Interaction, text: str | None = None, *, 
         posted = None if not isinstance(channel, discord.abc.Messageable) else await deliver(
             lambda: channel.send(**{k: v for k, v in fields.items() if v is not None}, nonce=str(interaction.id)),
             "a public answer", REPLY_RETRY_DELAYS)
-        await answer(interaction, done or t(locale_of(interaction), "game.done"))
+        if posted is None:
+            await answer(interaction, text or done or t(locale_of(interaction), "game.done"), embed=embed)
+        elif done:
+            await answer(interaction, done)
+        else:
+            await dismiss(interaction)
         return posted
     return await deliver(lambda: interaction.edit_original_response(**fields), "a public answer", REPLY_RETRY_DELAYS)
 
 
+async def dismiss(interaction: discord.Interaction) -> None:
+    """Take a private "thinking" away: what the command did is in a public post the user sees."""
+    if _thinking(interaction):
+        await deliver(interaction.delete_original_response, "taking a private answer away", REPLY_RETRY_DELAYS)
+
+
 def seat_names(table: Table) -> list[str]:
+    """The seats' names as the game's sentences use them ("Alice", "AI 1")."""
     return [s.display for s in table.seats]
+
+
+def seat_labels(table: Table, locale: str) -> list[str]:
+    """The seats' names wherever a post lists the players (standings, score breakdowns, the lobby's seats):
+    an AI seat says it is a bot and its level ("AI 1 · Bot (hard)"), the same in every list of a post."""
+    return [t(locale, "ai.seat", name=s.display, level=t(locale, f"ai.level.{s.ai_level or DEFAULT_LEVEL}"))
+            if s.is_ai else s.display for s in table.seats]
 
 
 def seat_label(names: list[str], key: str, value: Any) -> Any:

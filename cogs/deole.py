@@ -2,7 +2,9 @@
 
 A player's turn in Déole is a chain of small decisions (die, track, mode, rudders, port, direction, wreck,
 castaway, bonus...). The mover answers them in one ephemeral panel that edits itself after every committed
-step; the channel gets one public board per finished pick (when the turn passes to someone else, a solo
+step; an answer may play several steps at once (:func:`panel_choices`), and the first is also offered in a
+select menu under the board post, so a pick mostly takes one click. The channel gets one public board per
+finished pick (when the turn passes to someone else, a solo
 player's next roll comes up, or the game ends), carrying the events of every step since the last board.
 Each step is committed with the table version the panel was built at, so a double click or a stale panel
 answers "already played" and changes nothing.
@@ -11,6 +13,7 @@ answers "already played" and changes nothing.
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -21,15 +24,17 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.tables import MoveOutcome, Table, TableError
-from cogs.board import GamePanel
+from cogs.board import GamePanel, board_note
 from cogs.common import (
     ack,
     answer,
     error_text,
     locale_of,
+    public_locale,
     publish,
     report_command_error,
     seat_label,
+    seat_labels,
     seat_names,
     where,
 )
@@ -41,6 +46,7 @@ from rendering.deole import render_sheets
 KEY = "deole"
 TURN_ID = "pbc:deole:turn"
 BUTTON_LIMIT = 20  # more choices than this go into a select menu (4 rows of 5 buttons)
+BUTTON_LABEL_LIMIT = 80  # Discord's limit on a button's label; a longer answer goes into a select menu
 # Event parameters shown as words of the catalog: parameter name -> catalog prefix.
 WORD_PARAMS = {"colour": "colour", "disaster_colour": "colour", "track": "track", "mode": "mode",
                "direction": "dir", "symbol": "symbol"}
@@ -52,10 +58,12 @@ def tr(locale: str, key: str, **params: Any) -> str:
 
 @dataclass(frozen=True)
 class Choice:
-    """One answer in the panel: the notations it commits together and its label."""
+    """One answer in the panel: the notations it commits together, its label, and how many of the pick's
+    decisions it answers (more than one: an answer that plays several steps at once)."""
 
     notations: tuple[str, ...]
     label: str
+    steps: int = 1
 
 
 # -- choices --------------------------------------------------------------------------------------
@@ -79,6 +87,124 @@ def choices(game: DeoleGame, state: DeoleState, seat: int, locale: str) -> list[
     return [Choice((game.format(a),), action_label(a, sheet, locale, pending if a[0] == "disaster"
                                                    else game.roll_outlook(state, seat, a)))
             for a in actions]
+
+
+def panel_choices(game: DeoleGame, state: DeoleState, seat: int, locale: str,
+                  limit: int = BUTTON_LIMIT) -> list[Choice]:
+    """The panel's answers: the current decision's, each followed by the next decision's answers (as
+    answers of their own: "blue 5 · Blue track · ODD") while they all still fit in ``limit`` buttons, the
+    shallowest and the fewest first. Only steps whose outcome is already known join: a step that rolls or
+    draws a die, or ends the pick, is the last of an answer. Every sequence of answers the steps allow is
+    still one answer (or a few) away, so no move is lost; a pick takes a click or two instead of five."""
+    first = choices(game, state, seat, locale)
+    if not first or len(first) > limit:
+        return first
+    paths = [_Path.start(game, state, seat, choice, locale) for choice in first]
+    while True:
+        ready = sorted((p.depth, len(p.next), i) for i, p in enumerate(paths) if p.next)
+        found = next((i for _depth, fan, i in ready if len(paths) - 1 + fan <= limit), None)
+        if found is None:
+            return [p.choice() for p in paths]
+        paths[found:found + 1] = paths[found].extended(game, seat, locale)
+
+
+@dataclass
+class _Path:
+    """An answer of the panel while :func:`panel_choices` makes it: the step answers it plays, the position
+    after them (a copy), and the next decision's answers if they may join it."""
+
+    answers: tuple[Choice, ...]
+    segments: tuple[str, ...]
+    after: DeoleState
+    next: list[Choice]
+
+    @classmethod
+    def start(cls, game: DeoleGame, state: DeoleState, seat: int, choice: Choice, locale: str) -> _Path:
+        return cls._of(game, state, seat, (), (), choice, locale)
+
+    @classmethod
+    def _of(cls, game: DeoleGame, before: DeoleState, seat: int, answers: tuple[Choice, ...],
+            segments: tuple[str, ...], choice: Choice, locale: str) -> _Path:
+        after = game.clone(before)
+        for notation in choice.notations:
+            game.apply(after, seat, game.parse(notation))
+        known = after.rng.getstate() == before.rng.getstate() and after.bag == before.bag  # no die rolled or drawn
+        goes_on = known and not game.pick_over(after, seat)
+        segment = short_label(game, after, seat, choice, locale)
+        return cls((*answers, choice), (*segments, segment), after,
+                   choices(game, after, seat, locale) if goes_on else [])
+
+    @property
+    def depth(self) -> int:
+        return len(self.answers)
+
+    def extended(self, game: DeoleGame, seat: int, locale: str) -> list[_Path]:
+        return [self._of(game, self.after, seat, self.answers, self.segments, choice, locale) for choice in self.next]
+
+    def choice(self) -> Choice:
+        if len(self.answers) == 1:
+            return self.answers[0]
+        notations = tuple(n for answer in self.answers for n in answer.notations)
+        return Choice(notations, " · ".join(self.segments), len(self.answers))
+
+
+def short_label(game: DeoleGame, after: DeoleState, seat: int, choice: Choice,
+                locale: str) -> str:
+    """A step answer as a part of a combined answer's label: short, and saying what the engine settled by
+    itself (a track's only fitting mode)."""
+    action = game.parse(choice.notations[0])
+    kind = action[0]
+    if kind in ("die", "take"):
+        die = tr(locale, "label.die", colour=tr(locale, f"colour.{action[1]}"), value=action[2])
+        track = after.ctx.get("track") if after.actor == seat else None  # the only fitting track, set by the engine
+        return f"{die} · {short_track(after, seat, track, locale)}" if track else die
+    if kind == "anchor":
+        return tr(locale, "short.anchor", colour=tr(locale, f"colour.{action[1]}"), value=action[2])
+    if kind == "track":
+        return short_track(after, seat, action[1], locale)
+    if kind == "mode":
+        return tr(locale, f"mode.{action[1]}")
+    if kind == "castaway":
+        return tr(locale, "short.castaway", track=tr(locale, f"name.{action[1]}"))
+    if kind == "bonus":
+        return tr(locale, "short.bonus", bonus=action[1])
+    return choice.label
+
+
+def short_track(after: DeoleState, seat: int, track: str, locale: str) -> str:
+    """"Blue track · ODD" once the track has its mode (also the only fitting one, set by the engine), else
+    "Blue track" (the mode is the next step)."""
+    name = tr(locale, f"name.{track}")
+    mode = after.sheets[seat]["modes"][track]
+    return tr(locale, "label.track", track=name, mode=tr(locale, f"mode.{mode}")) if mode \
+        else tr(locale, "label.castaway", track=name)
+
+
+# The steps of a pick in their order (a bonus die goes through them again), and the step of each notation.
+STEP_ORDER = ("die", "track", "mode", "adjust", "port", "move", "flip", "castaway", "bonus", "colour", "take",
+              "disaster")
+KIND_STEPS = {"die": "die", "anchor": "die", "track": "track", "mode": "mode", "place": "adjust",
+              "rudder": "adjust", "value": "adjust", "port": "port", "move": "move", "flip": "flip",
+              "castaway": "castaway", "bonus": "bonus", "colour": "colour", "take": "take", "disaster": "disaster",
+              "help": "disaster"}
+HINT_VALUE = "?"  # the value of a suggestion that only explains: sent, it shows the current question
+
+
+def step_hint(game: DeoleGame, state: DeoleState, kinds: tuple[str, ...], locale: str) -> str:
+    """Why a command's step has no answers now: done already (by the player, or by the engine when it had
+    one answer), not come yet, or not this step, with the step the pick is at."""
+    phase = game.view(state, None)["phase"]
+    asked = [STEP_ORDER.index(KIND_STEPS[k]) for k in kinds if k in KIND_STEPS]
+    now = STEP_ORDER.index(phase) if phase in STEP_ORDER else None
+    # A command's first step (the die for /deole die, the track for /deole track) says which it is.
+    key = ("hint.not_now" if now is None or not asked else "hint.done" if min(asked) < now
+           else "hint.later" if min(asked) > now else "hint.not_now")
+    return tr(locale, key, step=tr(locale, f"step.{phase}"))
+
+
+def hint_choice(text: str) -> app_commands.Choice[str]:
+    """A single suggestion that explains an empty list (Discord shows no text of its own)."""
+    return app_commands.Choice(name=text[:100], value=HINT_VALUE)
 
 
 def outlook_text(outlook: DisasterOutlook, locale: str) -> str:
@@ -259,11 +385,12 @@ def panel_view(options: list[Choice], version: int, locale: str) -> discord.ui.V
     if not options:
         return None
     view = discord.ui.View(timeout=None)
-    if len(options) <= BUTTON_LIMIT:
+    if len(options) <= BUTTON_LIMIT and all(len(c.label) <= BUTTON_LABEL_LIMIT for c in options):
         for index, choice in enumerate(options):
             view.add_item(ChoiceButton(version, index, choice.label))
-    else:
-        select_options = [discord.SelectOption(label=c.label[:100], value=str(i)) for i, c in enumerate(options[:25])]
+    else:  # many answers, or long ones (several steps at once): a select menu, the rest of a label below it
+        select_options = [discord.SelectOption(label=c.label[:100], value=str(i), description=c.label[100:200] or None)
+                          for i, c in enumerate(options[:25])]
         view.add_item(ChoiceSelect(version, select_options, tr(locale, "panel.pick")))
     return view
 
@@ -277,7 +404,16 @@ class DeolePanel(GamePanel):
     tells_steps = True  # a pick's steps are told together on the board posted when it is done
 
     def board_view(self, table: Table, outcome: MoveOutcome, locale: str) -> discord.ui.View | None:
-        return TurnView(locale)
+        """Take turn, and the mover's first answers in a select menu: a pick starts from the board post (the
+        answer is played, the player reads the next question privately)."""
+        view = TurnView(locale)
+        options = board_answers(table)
+        if options:
+            seat = table.game.to_act(table.state)[0]
+            view.add_item(ChoiceSelect(table.version, [
+                discord.SelectOption(label=c.label[:100], value=str(i), description=c.label[100:200] or None)
+                for i, c in enumerate(options)], tr(locale, "board.pick", player=seat_names(table)[seat])[:150]))
+        return view
 
     def event_lines(self, table: Table, outcome: MoveOutcome, names: list[str], locale: str) -> list[str] | None:
         # The outcome carries the pick's earlier steps too (held by the table service until this board).
@@ -315,7 +451,7 @@ def event_line(event: Any, names: list[str], locale: str) -> str | None:
 
 def final_embed(table: Table, locale: str) -> discord.Embed:
     result = table.game.result(table.state)
-    names = seat_names(table)
+    names = seat_labels(table, locale)  # as the standings of the same post name them
     embed = discord.Embed(title=tr(locale, "final.title"), colour=discord.Colour.gold())
     if result.extra.get("solo"):
         embed.description = tr(locale, f"final.solo.{result.extra['outcome']}")
@@ -370,15 +506,20 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
         answer (stale or forged) gets the stale-panel answer and changes nothing."""
         locale = locale_of(interaction)
         try:
+            current = self.service.tables.get(interaction.channel_id)
+            if current is not None and current.version != version and current.seat_of(interaction.user.id):
+                raise TableError("already_played")  # a panel of a position gone (also when the pick ended)
             table, seat = self._mover(interaction)
             if version != table.version:
                 raise TableError("already_played")
-            options = choices(engine_of(table), table.state, seat, locale)
+            options = table_choices(table, seat, locale)
             if index is None or not 0 <= index < len(options):
                 raise TableError("already_played")
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
-        await self.commit(interaction, list(options[index].notations), version, edit=True)
+        message = getattr(interaction, "message", None)  # the panel's own message, or the board post
+        await self.commit(interaction, list(options[index].notations), version,
+                          edit=message is None or message.flags.ephemeral)
 
     async def commit(self, interaction: discord.Interaction, notations: list[str], version: int | None,
                      edit: bool) -> None:
@@ -397,18 +538,20 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
         if not done:  # told with the pick's board, even after a restart
             await self.service.hold_events(table, outcome.events)
         text, view = panel_message(table, seat, locale)
+        board = None
+        if done:  # the board first: the mover hears it is posted once it is (with its link)
+            # Moves stay out of the lines: the events tell every step in words.
+            told = MoveOutcome(table, [], outcome.events, outcome.finished, outcome.next_seats)
+            board = await self.game_cog.send_board(told, None, locale)
         if done and view is not None:  # solo: the next roll is already up
-            text = f"{tr(locale, 'panel.posted')}\n\n{text}"[:2000]
+            note = board_note(locale, board, lambda link: tr(locale, "panel.posted", link=link))
+            text = f"{note}\n\n{text}"[:2000]
         elif done:
-            text = tr(locale, "panel.done")
+            text = board_note(locale, board, lambda link: tr(locale, "panel.picked", link=link))
         if edit:  # the panel's own message shows the next question
             await publish(interaction, text, view=view)
         else:
             await answer(interaction, text, view=view)
-        if done:
-            # Moves stay out of the lines: the events tell every step in words.
-            told = MoveOutcome(table, [], outcome.events, outcome.finished, outcome.next_seats)
-            await self.game_cog.send_board(told, None, locale)
 
     # -- commands for typists -------------------------------------------------------------------
     async def _autocomplete(self, interaction: discord.Interaction, current: str,
@@ -419,17 +562,25 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             return []
+        locale = locale_of(interaction)
+        game = engine_of(table)
+        found = choices(game, table.state, seat.position, locale)
+        fitting = [c for c in found if not kinds or c.notations[0].split()[0] in kinds]
+        if not fitting:  # the step is played (by the player, the engine or the clock) or not come: say so
+            return [hint_choice(step_hint(game, table.state, kinds, locale) if found else
+                                tr(locale, "hint.no_choice", reason=error_text(locale, TableError(
+                                    "game_over" if game.is_over(table.state) else "not_your_turn"))))]
         wanted = current.lower().strip()
         out = []
-        for choice in choices(engine_of(table), table.state, seat.position, locale_of(interaction)):
-            if kinds and choice.notations[0].split()[0] not in kinds:
-                continue
+        for choice in fitting:
             value = " | ".join(choice.notations)
             if wanted in choice.label.lower() or wanted in value:
                 out.append(app_commands.Choice(name=choice.label[:100], value=value[:100]))
         return out[:25]
 
     async def typed(self, interaction: discord.Interaction, text: str) -> None:
+        if text.strip() == HINT_VALUE:  # a suggestion that explains, sent: the current question instead
+            return await self.open_panel(interaction)
         notations = [p.strip() for p in text.split("|") if p.strip()]
         await self.commit(interaction, notations, None, edit=False)
 
@@ -514,9 +665,37 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
 def panel_message(table: Table, seat: int, locale: str) -> tuple[str, discord.ui.View | None]:
     """The mover's current question and its answers."""
     game = engine_of(table)
-    options = choices(game, table.state, seat, locale)
+    options = table_choices(table, seat, locale)
     text = prompt(game, table.state, seat, seat_names(table), locale)
+    if any(c.steps > 1 for c in options):
+        text = f"{text}\n{tr(locale, 'panel.combined')}"
     return text[:2000], panel_view(options, table.version, locale)
+
+
+_ANSWERS: OrderedDict[tuple[int, int, int, str], list[Choice]] = OrderedDict()
+
+
+def table_choices(table: Table, seat: int, locale: str) -> list[Choice]:
+    """The panel's answers at the table's version (:func:`panel_choices`), worked out once: the panel shows
+    them, then the click reads the one it names."""
+    key = (table.record.id, table.version, seat, locale)
+    found = _ANSWERS.get(key)
+    if found is None:
+        found = _ANSWERS[key] = panel_choices(engine_of(table), table.state, seat, locale)
+        while len(_ANSWERS) > 64:
+            _ANSWERS.popitem(last=False)
+    return found
+
+
+def board_answers(table: Table) -> list[Choice]:
+    """The answers a board post offers the player to move (a select menu holds 25): the panel's, in the
+    table's language (a click reads its index in the clicker's: the order is the same in every language)."""
+    state = table.state
+    to_act = table.game.to_act(state) if state is not None and not table.game.is_over(state) else []
+    if len(to_act) != 1 or table.seats[to_act[0]].is_ai:
+        return []
+    options = table_choices(table, to_act[0], public_locale(table, "en"))
+    return options if len(options) <= 25 else []
 
 
 def engine_of(table: Table) -> DeoleGame:

@@ -34,7 +34,7 @@ from discord.ext import commands
 from bot.discord_calls import deliver
 from bot.i18n import t
 from bot.tables import MoveOutcome, Table, TableError, echo
-from cogs.board import GamePanel
+from cogs.board import GamePanel, board_note, posted_board
 from cogs.common import (
     REPLY_RETRY_DELAYS,
     ack,
@@ -44,6 +44,7 @@ from cogs.common import (
     locale_of,
     report_command_error,
     seat_label,
+    seat_labels,
     seat_names,
 )
 from games.core import Event, IllegalAction
@@ -267,7 +268,7 @@ def event_line(event: Event, names: list[str], locale: str) -> str | None:
 def final_embed(table: Table, locale: str) -> discord.Embed:
     """The score pad: story, fire, fire majority, groups, berries per player."""
     result = table.game.result(table.state)
-    names = seat_names(table)
+    names = seat_labels(table, locale)  # as the standings of the same post name them
     hands = {s["seat"]: s["hand_count"] for s in table.game.view(table.state, None)["seats"]}
     embed = discord.Embed(title=tr(locale, "final.title"), colour=discord.Colour.gold())
     for player in result.ranking[:25]:
@@ -552,8 +553,9 @@ class DewanPanel(GamePanel):
         if isinstance(result, Screen):
             return await self.show(interaction, result, locale, edit=True)
         outcome = await self.game_cog.play(interaction, result.notations, version)
-        if outcome is not None and outcome.announce:  # the turn is on the board: the panel is done
-            await self.show(interaction, Screen(tr(locale, "panel.played"), None), locale, edit=True)
+        if outcome is not None and outcome.announce:  # the turn's board was posted (or will be): the panel is done
+            note = board_note(locale, posted_board(interaction), lambda link: tr(locale, "panel.played", link=link))
+            await self.show(interaction, Screen(note, None), locale, edit=True)
 
     def step(self, table: Table, seat: int, op: str, args: str, values: list[str], locale: str) -> Screen | Commit:
         game = engine_of(table)

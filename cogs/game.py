@@ -16,9 +16,10 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 import rendering
+from bot.board_queue import BoardQueue
 from bot.discord_calls import deliver
-from bot.i18n import t
-from bot.store import TableRecord
+from bot.i18n import LOCALES, t
+from bot.store import Seat, TableRecord
 from bot.tables import (
     DEFAULT_TURN_SECONDS,
     PAUSES_PER_PLAYER,
@@ -35,13 +36,14 @@ from bot.tables import (
     parse_duration,
     settings_changes,
 )
-from cogs import history
+from cogs import history, move_search
 from cogs.board import BoardPoster, GamePanel, HandView, standing_names
 from cogs.common import (
     REPLY_RETRY_DELAYS,
     ack,
     answer,
     detached,
+    dismiss,
     error_text,
     locale_of,
     public_locale,
@@ -53,7 +55,7 @@ from cogs.common import (
 from cogs.ratings import RatingsCommands
 from cogs.replay import ReplayCommands
 from games import registry
-from games.ai import DEFAULT_LEVEL
+from games.ai import DEFAULT_LEVEL, LEVELS
 from games.core import IllegalAction
 
 log = logging.getLogger(__name__)
@@ -99,10 +101,41 @@ SETTING_DESCRIPTIONS = {
 SETTING_NAMES = {name: _(name) for name in SETTING_DESCRIPTIONS}
 
 
+REMINDER_WORDS = ("auto", "none", "half")  # the reminders setting's words, shown and typed in each language
+
+
+def reminders_text(reminders: tuple[str | int, ...] | None, locale: str) -> str:
+    """The reminders setting in the reader's words ("авто", "половина срока, 1ч")."""
+    if reminders is None:
+        return t(locale, "settings.reminders.auto")
+    if not reminders:
+        return t(locale, "settings.reminders.none")
+    return t(locale, "settings.reminders.join").join(
+        t(locale, f"settings.reminders.{r}") if r in REMINDER_WORDS else format_reminders((r,), locale)
+        for r in reminders)
+
+
+def typed_reminders(text: str | None) -> str | None:
+    """A reminders value typed in any language ("авто", "половина,10м"), in the words the table service
+    reads ("auto", "half,10м"): each language's word, or its first word ("половина")."""
+    if text is None:
+        return None
+    words: dict[str, str] = {}
+    for locale in LOCALES:
+        for word in REMINDER_WORDS:
+            shown = t(locale, f"settings.reminders.{word}").casefold()
+            words.setdefault(shown, word)
+            words.setdefault(shown.split()[0] if shown.split() else shown, word)
+    whole = words.get(text.strip().casefold())
+    if whole is not None:
+        return whole
+    return ",".join(words.get(piece.strip().casefold(), piece) for piece in text.split(","))
+
+
 def settings_text(table: Table, locale: str) -> str:
     settings = table.settings
     return t(locale, "settings.summary", turn_time=format_duration(table.record.turn_seconds, locale),
-             reminders=format_reminders(settings.reminders, locale), timeout=t(locale, f"settings.timeout.{settings.timeout}"),
+             reminders=reminders_text(settings.reminders, locale), timeout=t(locale, f"settings.timeout.{settings.timeout}"),
              ai_replaces=t(locale, "settings.yes" if settings.ai_replaces else "settings.no"),
              resume_wait=format_duration(settings.resume_wait, locale),
              language=t(locale, f"settings.language.{public_locale(table, locale)}"))
@@ -115,7 +148,7 @@ def settings_changed(table: Table, locale: str) -> str:
     if table.record.turn_seconds != DEFAULT_TURN_SECONDS:
         parts.append(t(locale, "settings.part.turn_time", value=format_duration(table.record.turn_seconds, locale)))
     if settings.reminders != default.reminders:
-        parts.append(t(locale, "settings.part.reminders", value=format_reminders(settings.reminders, locale)))
+        parts.append(t(locale, "settings.part.reminders", value=reminders_text(settings.reminders, locale)))
     if settings.timeout != default.timeout:
         parts.append(t(locale, "settings.part.timeout", value=t(locale, f"settings.timeout.{settings.timeout}")))
     if settings.ai_replaces:
@@ -225,6 +258,7 @@ def option_suggestions(specs: Any, typed: str, limit: int = 25,
 
 async def options_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     game = getattr(interaction.namespace, "game", None)
+    game = resolve_game(game) if isinstance(game, str) else None  # also typed by its name
     if not game or not registry.has(game):
         return []
     locale = locale_of(interaction)
@@ -235,6 +269,44 @@ async def options_autocomplete(interaction: discord.Interaction, current: str) -
 
     return [app_commands.Choice(name=s, value=s)
             for s in option_suggestions(registry.get(game).option_specs, current, described=described)]
+
+
+def resolve_game(typed: str) -> str:
+    """A game as typed without picking a suggestion: its key, its name in any language, or a beginning (two
+    letters or more) of either or of a word of a name that only one game has, whatever the case ("тропы",
+    "Кленов", "fortresses"). Anything else is returned as typed, to be refused as an unknown game."""
+    text = " ".join(typed.split()).casefold()
+    keys = registry.game_keys()
+    names = {key: [n.casefold() for n in registry.get(key).names.values()] for key in keys}
+    for found in ([k for k in keys if text == k or text in names[k]],
+                  [k for k in keys if len(text) >= 2 and (k.startswith(text) or any(
+                      n.startswith(text) or any(w.startswith(text) for w in n.split()) for n in names[k]))]):
+        if len(found) == 1:
+            return found[0]
+    return typed
+
+
+def option_default(game: str, spec: Any, locale: str) -> str:
+    """An option's default as ``/game rules`` shows it: in words when it is no value to type (yes/no, none,
+    empty), else the value to type, with its meaning when the game's catalog has one."""
+    if spec.kind == "bool":
+        return t(locale, "settings.yes" if spec.default else "settings.no")
+    value = spec.format(spec.default)
+    if not value or (spec.kind == "multi" and not spec.default):
+        return t(locale, "game.option_none" if spec.kind == "multi" else "game.option_empty")
+    meaning = t(locale, f"{game}.option.{spec.name}.{value}")
+    return f"`{value}`" if meaning == f"{game}.option.{spec.name}.{value}" else f"`{value}` — {meaning}"
+
+
+def rules_options(game: str, locale: str) -> str:
+    """A game's options for ``/game rules``: one line each, with its default and what it does."""
+    lines = []
+    for spec in registry.get(game).option_specs:
+        default, text = option_default(game, spec, locale), t(locale, f"{game}.option.{spec.name}")
+        lines.append("• " + (t(locale, "game.rules_option_bare", name=spec.name, default=default)
+                             if text == f"{game}.option.{spec.name}"
+                             else t(locale, "game.rules_option", name=spec.name, default=default, text=text)))
+    return t(locale, "game.rules_options", options="\n".join(lines)) if lines else t(locale, "game.rules_no_options")
 
 
 async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -256,7 +328,8 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
         self.bot = bot
         self.service = bot.tables
         self.panels: dict[str, GamePanel] = {}
-        self.reposts: dict[int, asyncio.Task[None]] = {}  # channel id -> its pending repost
+        self.board_queue = BoardQueue(self.post_due, self.service.read_off_loop)
+        self.refused: set[int] = set()  # tables whose latest board Discord refused, in this process
         bot.add_view(LobbyView(self))
         bot.add_view(HandView(self))
         bot.add_dynamic_items(history.HistoryPage)
@@ -269,16 +342,20 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
         self.panels[key] = panel
 
     async def cog_load(self) -> None:
-        # Boards due before the restart (a crash after the move's commit, or Discord refusing the post):
-        # posted as soon as the bot is connected.
-        for table in [*self.service.tables.values(), *self.service.finished_due]:
-            if table.board_due and table.state is not None:  # the index tells, without reading every record
+        # Boards due before the restart (a crash after the move's commit, or Discord refusing the post): queued,
+        # to be posted once the bot is connected. The index tells which, without reading a record or a state.
+        for table in self.service.tables.values():
+            if table.board_due and table.status == "playing":
                 self.schedule_repost(table, "en", at_once=True)
+        for table in self.service.finished_due:
+            self.schedule_repost(table, "en", at_once=True)
+        self.board_queue.start()
         self.catch_up_ratings()
 
     async def cog_unload(self) -> None:
-        for task in [*self.reposts.values(), *self.background]:
+        for task in self.background:
             task.cancel()
+        await self.board_queue.stop()
 
     # -- lobby --------------------------------------------------------------------------------
     @app_commands.command(name=_("new"), description=_("Open a game table in this channel"))
@@ -292,12 +369,22 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
                   ai_replaces: bool | None = None, resume_wait: ShortText | None = None,
                   language: str | None = None) -> None:
         locale = locale_of(interaction)
+        game = resolve_game(game)  # typed by its name ("тропы") without picking the suggestion
         try:  # everything but the write is checked before the answer: refusals stay private
             seconds = parse_duration(turn_time) if turn_time else DEFAULT_TURN_SECONDS
-            settings = TableSettings(**settings_changes(reminders, timeout, ai_replaces, resume_wait, language or locale))
+            settings = TableSettings(**settings_changes(typed_reminders(reminders), timeout, ai_replaces, resume_wait,
+                                                        language or locale))
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error))
+        try:
             self.service.check_new(where(interaction), game, parse_options(options))
         except (TableError, IllegalAction) as error:
-            return await answer(interaction, error_text(locale, error, game if registry.has(game) else None))
+            # The channel's table may be closing (an abort or a last move sent just before): checked again
+            # once that is done.
+            closing = isinstance(error, TableError) and error.code == "table_exists" and self.service.busy(
+                where(interaction))
+            if not closing:
+                return await answer(interaction, error_text(locale, error, game if registry.has(game) else None))
         await ack(interaction, public=True)  # the lobby; only a race or the database can still refuse
         try:
             table = await self.service.create(interaction.guild_id, where(interaction), game, interaction.user.id,
@@ -310,17 +397,19 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
         if lobby is not None:
             await self.service.set_lobby_message(table, lobby.id)
 
-    async def refresh_lobby(self, table: Table, board_url: str | None = None, closed_by: str | None = None) -> None:
-        """Edit the table's lobby message to where the table is now (seats, started, finished, closed)."""
+    async def refresh_lobby(self, table: Table, board_url: str | None = None,
+                            closed_by: str | None = None) -> discord.Message | None:
+        """Edit the table's lobby message to where the table is now (seats, started, finished, closed); the
+        message, or ``None`` if it could not be edited."""
         message_id = table.record.lobby_message_id
         found = await self.channel_of(table) if message_id is not None else None
         if found is None or message_id is None:
-            return
+            return None
         channel, locale = found
         view = detached(LobbyView(self, locale)) if table.record.status == "lobby" and closed_by is None else None
         embed = lobby_embed(table, locale, board_url, closed_by)
-        await deliver(lambda: channel.get_partial_message(message_id).edit(embed=embed, view=view),
-                      f"the lobby of table {table.record.id}", REPLY_RETRY_DELAYS)
+        return await deliver(lambda: channel.get_partial_message(message_id).edit(embed=embed, view=view),
+                             f"the lobby of table {table.record.id}", REPLY_RETRY_DELAYS)
 
     async def on_board_posted(self, outcome: MoveOutcome, message: discord.Message) -> None:
         """At the end, the lobby shows the result and links to the last board."""
@@ -369,7 +458,7 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
         locale = public_locale(table, locale)
         seats = ", ".join(seat_names(table))
         headline = t(locale, "game.started", game=table.game.names.get(locale, table.game.key), seats=seats)
-        board = await self.post_board(interaction, outcome, headline, locale)
+        board = await self.post_board(interaction, outcome, headline, locale, posted_key="game.started_posted")
         # The lobby loses its buttons and links to the first board (or, if that is still to come, says
         # the game started: the board's own post links it then).
         await self.refresh_lobby(table, board.jump_url if board is not None else None)
@@ -386,17 +475,49 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
         await self._ai(interaction, add=False)
 
     async def _ai(self, interaction: discord.Interaction, add: bool, level: str = DEFAULT_LEVEL) -> None:
+        """The lobby shows the new seat list in place; the command's answer is one public line saying who
+        added or removed which AI seat, with a link to the lobby (no private "Done." beside it). What can be
+        refused is checked before the answer, so refusals stay private."""
         locale = locale_of(interaction)
-        await ack(interaction)
+        try:
+            seat = self.ai_seat_change(interaction, add, level)
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error))
+        await ack(interaction, public=True)  # only a race can still refuse (then publicly: rare)
         try:
             if add:
                 table = await self.service.add_ai(where(interaction), interaction.user.id, level)
+                seat = table.seats[-1]
             else:
                 table = await self.service.remove_ai(where(interaction), interaction.user.id)
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
-        await self.refresh_lobby(table)  # the lobby shows the new seat list in place
-        await answer(interaction, t(locale, "game.done"))
+        locale = public_locale(table, locale)
+        lobby = await self.refresh_lobby(table)
+        label = t(locale, "ai.seat", name=seat.display, level=t(locale, f"ai.level.{seat.ai_level or DEFAULT_LEVEL}"))
+        text = t(locale, "ai.added" if add else "ai.removed", player=interaction.user.display_name, seat=label)
+        if lobby is not None:
+            text = f"{text} {t(locale, 'lobby.link', link=lobby.jump_url)}"
+        await publish(interaction, text)
+
+    def ai_seat_change(self, interaction: discord.Interaction, add: bool, level: str) -> Seat:
+        """What ``/game ai add|remove`` would do, checked as the table service checks it (which checks again
+        under the table's lock): the seat added (its number may still change) or removed."""
+        table = self.service.table(where(interaction))
+        if add and level not in LEVELS:
+            raise TableError("bad_ai_level", value=echo(level), choices=", ".join(LEVELS))
+        if table.record.status != "lobby":
+            raise TableError("already_started")
+        if interaction.user.id != table.record.host_id:
+            raise TableError("host_only_ai")
+        if add:
+            if len(table.seats) >= table.game.max_players:
+                raise TableError("table_full", maximum=table.game.max_players)
+            return Seat(0, None, f"AI {sum(1 for s in table.seats if s.is_ai) + 1}", ai_level=level)
+        ai_seats = [s for s in table.seats if s.is_ai]
+        if not ai_seats:
+            raise TableError("no_ai_seat")
+        return ai_seats[-1]
 
     @app_commands.command(name=_("abort"), description=_("Close this channel's table (host or Manage Channels)"))
     async def abort(self, interaction: discord.Interaction) -> None:
@@ -412,8 +533,12 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
         await publish(interaction, t(locale, "lobby.aborted", player=interaction.user.display_name))
 
     # -- clock and host controls ----------------------------------------------------------------
-    async def control(self, interaction: discord.Interaction, call: Any, done_key: str = "ok", **params: Any) -> None:
-        """A clock or host control: acknowledged first, then done; the channel reads what was done."""
+    async def control(self, interaction: discord.Interaction, call: Any, done_key: str = "ok", board: bool = False,
+                      deadline: bool = False, **params: Any) -> None:
+        """A clock or host control: acknowledged first, then done; the channel reads what was done, and so
+        does the caller (no private "Done." beside it). ``board``: what was done heads a board post that
+        tells whose turn it is, the standings and the deadline (a resume); ``deadline``: the text gives the
+        turn's new deadline (an extension)."""
         locale = locale_of(interaction)
         await ack(interaction)
         try:
@@ -424,7 +549,16 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
         locale = public_locale(table, locale)
         if isinstance(outcome, MoveOutcome) and any(text == REPLACED_BY_AI for _seat, text in outcome.moves):
             done_key = f"{done_key}_replaced"
-        await publish(interaction, t(locale, done_key, **params))
+        text = t(locale, done_key, **params)
+        if deadline and table.record.deadline is not None:
+            when = discord.utils.format_dt(datetime.fromtimestamp(table.record.deadline, tz=UTC), "R")
+            text = f"{text} {t(locale, 'clock.deadline', when=when)}"
+        if board and not isinstance(outcome, MoveOutcome) and table.state is not None:
+            position = MoveOutcome(table, [], [], False, table.game.to_act(table.state))
+            # Not the turn's own board (that one may be posted already): a nonce of its own.
+            if await self.send_board(position, text, locale, repost=False, nonce=str(interaction.id)) is not None:
+                return await dismiss(interaction)
+        await publish(interaction, text)
         if isinstance(outcome, MoveOutcome):
             await self.send_board(outcome, None, locale)
 
@@ -443,7 +577,7 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
     async def resume(self, interaction: discord.Interaction) -> None:
         await self.control(interaction, lambda: self.service.resume(where(interaction), interaction.user.id,
                                                             self.manages(interaction)),
-                           "clock.resumed", player=interaction.user.display_name)
+                           "clock.resumed", board=True, player=interaction.user.display_name)
 
     @app_commands.command(name=_("kick"), description=_("Eliminate a player now (host or Manage Channels)"))
     @app_commands.rename(player=_("player"))
@@ -471,7 +605,8 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
         await self.control(interaction, lambda: self.service.extend(where(interaction), interaction.user.id, seconds,
-                                                            self.manages(interaction)), "clock.extended", duration=duration)
+                                                            self.manages(interaction)), "clock.extended", deadline=True,
+                           duration=duration)
 
     @app_commands.command(name=_("settings"),
                           description=_("Show the table's settings; the host changes them in the lobby or paused"))
@@ -487,7 +622,7 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
             if (turn_time, reminders, timeout, ai_replaces, resume_wait, language) == (None,) * 6:
                 return await answer(interaction, t(locale, "clock.settings_show", settings=settings_text(table, locale)))
             seconds = parse_duration(turn_time) if turn_time else None
-            changes = settings_changes(reminders, timeout, ai_replaces, resume_wait, language)
+            changes = settings_changes(typed_reminders(reminders), timeout, ai_replaces, resume_wait, language)
         except TableError as error:
             return await answer(interaction, error_text(locale, error))
         await ack(interaction)
@@ -514,15 +649,22 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
 
     # -- play ---------------------------------------------------------------------------------
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The legal moves that fit what is typed, at most 25: grouped by their first words when more match
+        (``place 0,-1 … (3 moves)``), so that every legal move is reached by typing on (cogs/move_search.py)."""
         notations = self.service.legal_notations(where(interaction), interaction.user.id)
-        wanted = current.lower().strip()
-        return [app_commands.Choice(name=n[:100], value=n[:100]) for n in notations if wanted in n.lower()][:25]
+        locale = locale_of(interaction)
+        return [app_commands.Choice(name=s.name(locale), value=s.value)
+                for s in move_search.suggest(notations, current)]
 
     @app_commands.command(name=_("move"), description=_("Make a move in the game's notation"))
     @app_commands.describe(action=_("The move; start typing to see the legal ones"))
     @app_commands.rename(action=_("action"))
     @app_commands.autocomplete(action=move_autocomplete)
     async def move(self, interaction: discord.Interaction, action: MoveText) -> None:
+        # A group of suggestions sent as it is ("place 0,-1 …"): what it may become, privately.
+        starts = move_search.unfinished(self.service.legal_notations(where(interaction), interaction.user.id), action)
+        if starts:
+            return await answer(interaction, move_search.unfinished_text(starts, action, locale_of(interaction)))
         await self.play(interaction, action)
 
     async def play(self, interaction: discord.Interaction, notation: str | list[str],
@@ -554,9 +696,10 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
     @app_commands.command(name=_("status"), description=_("Who is seated and whose turn it is"))
     async def status(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
-        table = self.service.tables.get(where(interaction))
-        if table is None:
-            return await answer(interaction, error_text(locale, TableError("no_table")))
+        try:  # what the commands sent before did; a table that cannot be played says why
+            table = await self.service.current(where(interaction))
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error))
         names = seat_names(table)
         if table.state is None:
             text = t(locale, "game.status_lobby", seats=", ".join(names))
@@ -584,14 +727,20 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
 
     @app_commands.command(name=_("board"), description=_("Show the current board"))
     async def board(self, interaction: discord.Interaction) -> None:
+        """The board as a turn's post shows it (whose turn, the standings, the deadline or the pause, the
+        images and the game's buttons), privately in the reader's language: nobody is pinged."""
         locale = locale_of(interaction)
-        table = self.service.tables.get(where(interaction))
-        if table is None or table.state is None:
-            return await answer(interaction, error_text(locale, TableError("no_table" if table is None else "not_started")))
-        await interaction.response.defer(ephemeral=True)
-        images = await self.board_images(table, locale)
-        await interaction.followup.send(files=[discord.File(io.BytesIO(data), name) for name, data in images],
-                                        ephemeral=True)
+        await ack(interaction)
+        try:  # what the commands sent before did
+            table = await self.service.current(where(interaction))
+            if table.state is None:
+                raise TableError("not_started")
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error))
+        position = MoveOutcome(table, [], [], False, table.game.to_act(table.state))
+        post = await self.board_post(position, None, locale, private=True)
+        await answer(interaction, post["content"], embeds=post["embeds"], images=post["images"], view=post.get("view"),
+                     allowed_mentions=post["allowed_mentions"])
 
     @app_commands.command(name=_("hand"), description=_("Your private view of the game (only you see it)"))
     async def hand(self, interaction: discord.Interaction) -> None:
@@ -668,13 +817,14 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
     @app_commands.autocomplete(game=game_autocomplete)
     async def rules(self, interaction: discord.Interaction, game: GameKey) -> None:
         locale = locale_of(interaction)
+        game = resolve_game(game)  # typed by its name without picking the suggestion
         if not registry.has(game):
             return await answer(interaction, error_text(locale, TableError("unknown_game", game=echo(game))))
         engine = registry.get(game)
-        options = ", ".join(f"{s.name}={s.format(s.default)}" for s in engine.option_specs) or "-"
+        rules = t(locale, "game.rules", game=engine.names.get(locale, game), minimum=engine.min_players,
+                  maximum=engine.max_players)
         embed = discord.Embed(title=engine.names.get(locale, game), colour=discord.Colour.blurple(),
-                              description=t(locale, "game.rules", game=engine.names.get(locale, game),
-                                            minimum=engine.min_players, maximum=engine.max_players, options=options))
+                              description=f"{rules}\n{rules_options(game, locale)}"[:4096])
         for key, heading in (("rules.summary", "game.rules_summary"), ("rules.play", "game.rules_play")):
             text = t(locale, f"{game}.{key}")
             if text != f"{game}.{key}":  # a game without its own text keeps the short card

@@ -26,8 +26,9 @@ PAGE_CHARACTERS = 1800  # a page of the story, below Discord's 2,000 with the he
 
 
 def story_of(poster: Any, record: TableRecord, moves: list[tuple[int, int, str, float]], locale: str) -> list[str]:
-    """One paragraph per turn: "Turn 3 · Alice: ...". ``poster`` is the GameCog (it tells a turn as its
-    board would). Replays the logged moves from the table's seed."""
+    """One paragraph per turn: its heading ("Turn 3 · Alice:") on a line, then one line per sentence.
+    ``poster`` is the GameCog (it tells a turn as its board would). Replays the logged moves from the
+    table's seed."""
     game = registry.get(record.game)
     names = [s.display for s in sorted(record.seats, key=lambda s: s.position)]
     state = game.setup(len(record.seats), record.options, record.seed)
@@ -42,7 +43,10 @@ def story_of(poster: Any, record: TableRecord, moves: list[tuple[int, int, str, 
             lines = poster.story_lines(table, outcome, names, locale)
             movers = dict.fromkeys(names[seat] for seat, _ in pending_moves if seat < len(names))
             head = t(locale, "history.turn", turn=len(turns) + 1, players=", ".join(movers))
-            turns.append(f"**{head}** {' '.join(lines) or ' · '.join(text for _, text in pending_moves)}")
+            # The turn's heading on a line of its own, then each sentence on its own line: sentences carry
+            # no closing stop ("... on the meadow N–W", "Alice's turn with tile ..."), so joined they ran on.
+            told = lines or [" · ".join(text for _, text in pending_moves)]
+            turns.append("\n".join([f"**{head}**", *told]))
         pending_moves.clear()
         pending_events.clear()
 

@@ -33,7 +33,7 @@ from discord.ext import commands
 from bot.discord_calls import deliver
 from bot.i18n import t
 from bot.tables import MoveOutcome, Table, TableError, echo
-from cogs.board import GamePanel
+from cogs.board import GamePanel, board_note, posted_board
 from cogs.common import (
     REPLY_RETRY_DELAYS,
     ack,
@@ -42,6 +42,7 @@ from cogs.common import (
     locale_of,
     report_command_error,
     seat_label,
+    seat_labels,
     seat_names,
 )
 from games.core import Event, IllegalAction
@@ -645,7 +646,7 @@ def final_embed(table: Table, locale: str) -> discord.Embed:
     """The scoring breakdown per player (favors, friends, patches, leftovers, festivities or the Great Feast);
     solo: the rating."""
     result = table.game.result(table.state)
-    names = seat_names(table)
+    names = seat_labels(table, locale)  # as the standings of the same post name them
     embed = discord.Embed(title=tr(locale, "final.title"), colour=discord.Colour.gold())
     if result.extra.get("solo"):
         score = result.ranking[0].score
@@ -825,12 +826,15 @@ class MaplePanel(GamePanel):
 
     async def after_turn(self, interaction: discord.Interaction, outcome: MoveOutcome, seat: int,
                          locale: str) -> None:
-        """The turn is over and its board posted: the panel says so (solo: the next turn's question)."""
+        """The turn is over and its board posted (or to follow): the panel says so, with the board's link
+        (solo: and the next turn's question)."""
         table = outcome.table
+        board = posted_board(interaction)
         if not outcome.finished and seat in outcome.next_seats:
-            text, view = self.message(table, seat, locale, note=tr(locale, "panel.posted"))
+            note = board_note(locale, board, lambda link: tr(locale, "panel.posted", link=link))
+            text, view = self.message(table, seat, locale, note=note)
         else:
-            text, view = tr(locale, "panel.played"), None
+            text, view = board_note(locale, board, lambda link: tr(locale, "panel.played", link=link)), None
         await self.show(interaction, text, view)
 
 

@@ -1,6 +1,7 @@
-"""Trails & Fortresses in Discord: a "Take turn" button under each board post that opens an ephemeral
-panel (position select, rotation buttons, preview, figure select, Confirm / Undo), ``/trails`` commands for
-those who type, scoring told in sentences and a final breakdown.
+"""Trails & Fortresses in Discord: under each board post a "Take turn" button and the legal positions,
+each opening an ephemeral panel (position selects, rotation buttons, preview, figure select, Confirm /
+Undo; a position picked under the board opens it on that position, so a turn takes two to four clicks),
+``/trails`` commands for those who type, scoring told in sentences and a final breakdown.
 
 The panel keeps its whole state in the custom ids of its components (``pbc:trails:<op>:<state>``, see
 :class:`PanelState`), read back by dynamic items, so an open panel survives a restart. Nothing is played
@@ -28,7 +29,7 @@ from discord.ext import commands
 from bot.discord_calls import deliver
 from bot.i18n import t
 from bot.tables import MoveOutcome, Table, TableError
-from cogs.board import GamePanel
+from cogs.board import GamePanel, board_note
 from cogs.common import (
     REPLY_RETRY_DELAYS,
     ack,
@@ -37,6 +38,7 @@ from cogs.common import (
     locale_of,
     publish,
     report_command_error,
+    seat_labels,
     seat_names,
 )
 from games.core import IllegalAction
@@ -146,6 +148,81 @@ def page_slice(items: list[Any], page: int, size: int = PAGE_SIZE) -> tuple[list
 
 def page_of(items: list[Any], item: Any, size: int = PAGE_SIZE) -> int:
     return items.index(item) // size if item in items else 0
+
+
+PAGES_SHOWN = 2  # position selects a panel shows at once (50 positions); more are turned in pairs
+
+
+def shown_pages(total: int, page: int) -> list[int]:
+    """The pages of positions shown together with ``page``: the pair it belongs to."""
+    first = min(max(page, 0), page_count(total) - 1)
+    first -= first % PAGES_SHOWN
+    return [p for p in range(first, first + PAGES_SHOWN) if p < page_count(total)]
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A component of a panel (or of a board post) as a click reads it: ``op`` (``pos``, ``page``, ``rot``,
+    ``fig``, ``ok``, ``undo``), the panel state its custom id carries, a button's number or a select's values,
+    its row, and whether it can be clicked. The panel is drawn from these (:meth:`TrailsPanel.render`), and
+    the click-count tests play turns through them."""
+
+    op: str
+    state: PanelState
+    arg: int | None = None
+    values: tuple[str, ...] = ()
+    row: int = 0
+    disabled: bool = False
+
+    @property
+    def custom_id(self) -> str:
+        base = f"pbc:trails:{self.op}:{self.state.encode()}"
+        return base if self.arg is None else f"{base}:{self.arg}"
+
+
+def position_offers(labels: dict[str, tuple[int, int]], state: PanelState, first_row: int) -> list[Offer]:
+    """The position selects: the pair of pages ``state.page`` belongs to, each select's custom id naming its
+    own page (so the two differ)."""
+    spots = list(labels.values())
+    return [Offer("pos", replace(state, page=page), values=tuple(f"{x},{y}" for x, y in page_slice(spots, page)[0]),
+                  row=first_row + i) for i, page in enumerate(shown_pages(len(spots), state.page)) if spots]
+
+
+def panel_offers(facts: TurnFacts, panel: PanelState, figures: list[Figure]) -> list[Offer]:
+    """What the panel offers for ``panel``: two position selects (pages turned in pairs beyond 50
+    positions), the chosen spot's rotations, its figures (no figure first), Confirm and Undo."""
+    total = len(facts.labels)
+    shown = shown_pages(total, panel.page)
+    base = replace(panel, page=shown[0])
+    offers = position_offers(facts.labels, base, 0)
+    if panel.spot is not None and panel.rot is not None:
+        offers += [Offer("rot", base, arg=rot, row=2) for rot in facts.rotations.get(panel.spot, [])]
+        if figures:
+            offers.append(Offer("fig", base, values=("none", *(encode_figure(f) for f in figures[:PAGE_SIZE - 1])),
+                                row=3))
+    offers += [Offer("ok", base, row=4, disabled=panel.rot is None),
+               Offer("undo", base, row=4, disabled=panel.spot is None)]
+    if page_count(total) > PAGES_SHOWN:
+        pages = page_count(total)
+        offers += [Offer("page", base, arg=shown[0] - PAGES_SHOWN, row=4, disabled=shown[0] == 0),
+                   Offer("page", base, arg=shown[0], row=4, disabled=True),  # which pages these are
+                   Offer("page", base, arg=shown[0] + PAGES_SHOWN, row=4, disabled=shown[0] + PAGES_SHOWN >= pages)]
+    return offers
+
+
+def board_offers(labels: dict[str, tuple[int, int]], version: int) -> list[Offer]:
+    """What a board post offers the player to move besides Take turn: the positions (the first 50), a pick
+    opening the player's panel on it."""
+    return position_offers(labels, PanelState(version), 1)
+
+
+def position_select(spots: list[tuple[str, tuple[int, int]]], offer: Offer, locale: str,
+                    chosen: tuple[int, int] | None = None, key: str = "panel.choose_position") -> discord.ui.Select:
+    items, page = page_slice(spots, offer.state.page)
+    options = [discord.SelectOption(label=tr(locale, "panel.spot", label=label, x=x, y=y), value=f"{x},{y}",
+                                    default=(x, y) == chosen) for label, (x, y) in items]
+    placeholder = tr(locale, key, first=page * PAGE_SIZE + 1, last=page * PAGE_SIZE + len(items), total=len(spots))
+    return discord.ui.Select(custom_id=offer.custom_id, placeholder=placeholder[:150], options=options, row=offer.row)
 
 
 def plural(locale: str, word: str, count: int) -> str:
@@ -270,7 +347,7 @@ def standings_embed(table: Table, locale: str) -> discord.Embed:
     """Final standings with the breakdown per player."""
     game = table.game
     result = game.result(table.state)
-    names = seat_names(table)
+    names = seat_labels(table, locale)  # as the standings of the same post name them
     expansions = set(table.state.options["expansions"])
     embed = discord.Embed(title=tr(locale, "final.title"), colour=discord.Colour.gold())
     special = result.extra.get("inns_cathedrals", {})
@@ -364,6 +441,18 @@ def _button(label: str, custom_id: str, style: discord.ButtonStyle = discord.But
     return discord.ui.Button(label=label, custom_id=custom_id, style=style, row=row, disabled=disabled)
 
 
+def opening_panel(facts: TurnFacts, version: int) -> PanelState:
+    """The panel Take turn opens: on a step typed with /trails if there is one, on the only legal position
+    if there is one (laid at its first rotation), else with nothing chosen."""
+    if facts.pending is not None:  # a step typed with /trails: continue from it
+        x, y, rot = facts.pending
+        return PanelState(version, page_of(list(facts.labels.values()), (x, y)), x, y, rot, facts.pending_figure)
+    if len(facts.rotations) == 1:
+        (x, y), rots = next(iter(facts.rotations.items()))
+        return PanelState(version, 0, x, y, rots[0])
+    return PanelState(version)
+
+
 @dataclass(slots=True)
 class TurnFacts:
     """What a panel needs of the position at a version: the tile, the labelled legal spots and their
@@ -387,7 +476,17 @@ class TrailsPanel(GamePanel):
 
     # -- GamePanel hooks ---------------------------------------------------------------------------
     def board_view(self, table: Table, outcome: MoveOutcome, locale: str) -> discord.ui.View | None:
-        return TakeTurnView(self, locale)
+        """Take turn, and the positions where the tile may go: a pick opens the player's panel on it (a click
+        saved on every turn)."""
+        view = TakeTurnView(self, locale)
+        state = table.state
+        if state is None or table.game.is_over(state):
+            return view
+        labels = spot_labels(legal_spots(state))
+        spots = list(labels.items())
+        for offer in board_offers(labels, table.version):
+            view.add_item(position_select(spots, offer, locale, key="board.place"))
+        return view
 
     def event_lines(self, table: Table, outcome: MoveOutcome, names: list[str], locale: str) -> list[str] | None:
         state = table.state
@@ -443,11 +542,11 @@ class TrailsPanel(GamePanel):
         except TableError as error:
             return await answer(interaction, error_text(locale, error, KEY))
         facts = self.facts(table)
-        panel = PanelState(table.version)
-        if facts.pending is not None:  # a step typed with /trails: continue from it
-            x, y, rot = facts.pending
-            spots = list(facts.labels.values())
-            panel = PanelState(table.version, page_of(spots, (x, y)), x, y, rot, facts.pending_figure)
+        await self.send_panel(interaction, table, facts, opening_panel(facts, table.version), locale)
+
+    async def send_panel(self, interaction: discord.Interaction, table: Table, facts: TurnFacts, panel: PanelState,
+                         locale: str) -> None:
+        """A new private panel (Take turn, or a position picked on the board post)."""
         figures = self.figures_for(table, panel)  # before any await: the clock may move the game on meanwhile
         await interaction.response.defer(ephemeral=True, thinking=True)
         kwargs = await self.render(table, facts, panel, locale, figures)
@@ -479,6 +578,11 @@ class TrailsPanel(GamePanel):
         panel = self.step(facts, panel, op, arg, values)
         if panel is None or not self.offered(table, facts, panel):
             return await answer(interaction, tr(locale, "panel.stale"))
+        message = getattr(interaction, "message", None)  # the message the clicked component is on
+        if message is not None and not message.flags.ephemeral:  # picked on the board post: a panel of one's own
+            if op != "pos":
+                return await answer(interaction, tr(locale, "panel.stale"))
+            return await self.send_panel(interaction, table, facts, panel, locale)
         # Everything read from the position is read before the first await: a timeout may move the game
         # on while Discord is answered, and this panel then shows the position it was opened on.
         figures = self.figures_for(table, panel)
@@ -533,59 +637,54 @@ class TrailsPanel(GamePanel):
 
     async def render(self, table: Table, facts: TurnFacts, panel: PanelState, locale: str,
                      figures: list[Figure]) -> dict[str, Any]:
-        """The panel message: an embed (text + preview), the components, the preview file."""
+        """The panel message: an embed (text + preview), the components (:func:`panel_offers`), the preview
+        file."""
         spots = list(facts.labels.items())
         label_of = {spot: label for label, spot in spots}
-        page_items, page = page_slice(spots, panel.page)
-        panel = replace(panel, page=page)
-        state = panel.encode()
         # Clicks are routed by the dynamic items (custom ids), also after a restart; this view object only
         # carries the components, so it may be forgotten after the interaction token's 15 minutes.
         view = discord.ui.View(timeout=900)
-
-        options = [discord.SelectOption(label=tr(locale, "panel.spot", label=label, x=x, y=y), value=f"{x},{y}",
-                                        default=(x, y) == panel.spot) for label, (x, y) in page_items]
         pages = page_count(len(spots))
-        placeholder = tr(locale, "panel.choose_position", first=page * PAGE_SIZE + 1,
-                         last=page * PAGE_SIZE + len(page_items), total=len(spots))
-        view.add_item(discord.ui.Select(custom_id=f"pbc:trails:pos:{state}", placeholder=placeholder[:150],
-                                        options=options, row=0))
-        if pages > 1:
-            view.add_item(_button(tr(locale, "panel.prev"), f"pbc:trails:page:{state}:{page - 1}", row=1,
-                                  disabled=page == 0))
-            view.add_item(_button(tr(locale, "panel.page", page=page + 1, pages=pages),
-                                  f"pbc:trails:page:{state}:{page}", row=1, disabled=True))
-            view.add_item(_button(tr(locale, "panel.next"), f"pbc:trails:page:{state}:{page + 1}", row=1,
-                                  disabled=page >= pages - 1))
-        lines = [tr(locale, "panel.title", tile=facts.tile, remaining=facts.remaining), tr(locale, "panel.help")]
-        preview: bytes | None = None
-        if panel.spot is not None and panel.rot is not None:
-            x, y = panel.spot
-            for rot in facts.rotations.get(panel.spot, []):
-                view.add_item(_button(f"↻ {rot * 90}°", f"pbc:trails:rot:{state}:{rot}", row=2,
-                                      style=discord.ButtonStyle.success if rot == panel.rot
+        for offer in panel_offers(facts, panel, figures):
+            if offer.op == "pos":
+                view.add_item(position_select(spots, offer, locale, panel.spot))
+            elif offer.op == "page":
+                first = shown_pages(len(spots), panel.page)[0]
+                label = (tr(locale, "panel.prev") if offer.arg is not None and offer.arg < first
+                         else tr(locale, "panel.next") if offer.arg is not None and offer.arg > first
+                         else tr(locale, "panel.page", page=first // PAGES_SHOWN + 1, pages=-(-pages // PAGES_SHOWN)))
+                view.add_item(_button(label, offer.custom_id, row=offer.row, disabled=offer.disabled))
+            elif offer.op == "rot" and offer.arg is not None:
+                view.add_item(_button(f"↻ {offer.arg * 90}°", offer.custom_id, row=offer.row,
+                                      style=discord.ButtonStyle.success if offer.arg == panel.rot
                                       else discord.ButtonStyle.secondary))
-            choice = tr(locale, "panel.choice", label=label_of.get(panel.spot, "?"), x=x, y=y, deg=panel.rot * 90)
-            chosen = (figure_text(locale, facts.tile, panel.rot, panel.figure) if panel.figure
-                      else tr(locale, "panel.no_figure"))
-            lines.append(f"**{choice}** · {chosen}")
-            if figures:
+            elif offer.op == "fig" and panel.rot is not None:
                 fig_options = [discord.SelectOption(label=tr(locale, "panel.no_figure"), value="none",
                                                     default=panel.figure is None)]
                 fig_options += [discord.SelectOption(label=figure_text(locale, facts.tile, panel.rot, f)[:100],
                                                      value=encode_figure(f), default=f == panel.figure)
                                 for f in figures[:PAGE_SIZE - 1]]
-                view.add_item(discord.ui.Select(custom_id=f"pbc:trails:fig:{state}", options=fig_options, row=3,
+                view.add_item(discord.ui.Select(custom_id=offer.custom_id, options=fig_options, row=offer.row,
                                                 placeholder=tr(locale, "panel.choose_figure")[:150]))
-            else:
+            elif offer.op == "ok":
+                view.add_item(_button(tr(locale, "panel.confirm"), offer.custom_id, row=offer.row,
+                                      style=discord.ButtonStyle.primary, disabled=offer.disabled))
+            elif offer.op == "undo":
+                view.add_item(_button(tr(locale, "panel.undo"), offer.custom_id, row=offer.row,
+                                      style=discord.ButtonStyle.danger, disabled=offer.disabled))
+        lines = [tr(locale, "panel.title", tile=facts.tile, remaining=facts.remaining), tr(locale, "panel.help")]
+        preview: bytes | None = None
+        if panel.spot is not None and panel.rot is not None:
+            x, y = panel.spot
+            choice = tr(locale, "panel.choice", label=label_of.get(panel.spot, "?"), x=x, y=y, deg=panel.rot * 90)
+            chosen = (figure_text(locale, facts.tile, panel.rot, panel.figure) if panel.figure
+                      else tr(locale, "panel.no_figure"))
+            lines.append(f"**{choice}** · {chosen}")
+            if not figures:
                 lines.append(tr(locale, "panel.no_figures_left"))
             names = seat_names(table)
             fig = (panel.figure.kind, panel.figure.feature) if panel.figure else None
             preview = await asyncio.to_thread(render_preview, facts.view, x, y, panel.rot, names, locale, fig)
-        view.add_item(_button(tr(locale, "panel.confirm"), f"pbc:trails:ok:{state}", row=4,
-                              style=discord.ButtonStyle.primary, disabled=panel.rot is None))
-        view.add_item(_button(tr(locale, "panel.undo"), f"pbc:trails:undo:{state}", row=4,
-                              style=discord.ButtonStyle.danger, disabled=panel.spot is None))
         embed = discord.Embed(description="\n".join(lines), colour=discord.Colour.blurple())
         files = []
         if preview is not None:
@@ -607,8 +706,9 @@ class TrailsPanel(GamePanel):
             return await answer(interaction, error_text(locale, error, KEY))
         except Exception as error:  # nothing committed: say so with an id
             return await answer(interaction, error_text(locale, error))
-        await publish(interaction, tr(locale, "panel.played"))  # the panel, emptied
-        await self.game_cog.send_board(outcome, None, locale)
+        board = await self.game_cog.send_board(outcome, None, locale)
+        # The panel, emptied, says so once the board is in the channel (or that it will follow).
+        await publish(interaction, board_note(locale, board, lambda link: tr(locale, "panel.played", link=link)))
 
 
 # -- /trails commands ----------------------------------------------------------------------------

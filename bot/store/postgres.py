@@ -12,14 +12,17 @@ so its update touches no row and it gets ``VersionConflict``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import threading
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from importlib import resources
 from typing import Any, TypeVar
 
 import asyncpg
 
+from bot.errors import StoreRefused
 from bot.store.base import (
     IndexRow,
     PlayerGame,
@@ -38,12 +41,16 @@ from bot.store.base import (
 )
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy  # a plain connection or one of the pool
 
 # Any fixed number: every process of the bot takes this lock to migrate, so two starting together migrate once.
 MIGRATION_LOCK = 0x504243_4D4947  # "PBC" "MIG"
 CONNECT_TIMEOUT = 10  # seconds: an unreachable server is one clear line at start, not a hang
 RECOVERY_TIMEOUT = 30.0
+# How long a statement waits for a lock another process holds (a row of the table, a long migration) before
+# the store gives up and the player is told to try again, as SQLite's busy timeout.
+LOCK_TIMEOUT_MS = 5000
 
 TABLE_COLUMNS = (
     "t.id, t.guild_id, t.channel_id, t.game, t.options, t.status, t.host_id, t.seed, t.created_at, t.finished_at,"
@@ -180,7 +187,8 @@ class PostgresStore(Store):
         where = safe_url(self.url)
         try:
             self._pool = await asyncpg.create_pool(self.url, min_size=1, max_size=self.pool_size,
-                                                   timeout=CONNECT_TIMEOUT, reset=_keep_session)
+                                                   timeout=CONNECT_TIMEOUT, reset=_keep_session,
+                                                   server_settings={"lock_timeout": f"{LOCK_TIMEOUT_MS}ms"})
             async with self.pool.acquire() as connection:
                 await self._probe(connection, where)
                 await self._migrate(connection)
@@ -211,6 +219,7 @@ class PostgresStore(Store):
     async def _migrate(connection: Connection) -> None:
         """Each migration and its number in one transaction, under an advisory lock held by one process at a
         time: a second process starting meanwhile waits, then finds nothing left to do."""
+        await connection.execute("SET lock_timeout = 0")  # another process's migration is waited for, however long
         await connection.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK)
         try:
             await connection.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY)")
@@ -222,10 +231,26 @@ class PostgresStore(Store):
                         await connection.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
         finally:
             await connection.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)
+            await connection.execute("RESET lock_timeout")
 
     async def schema_version(self) -> int:
         async with self.pool.acquire() as connection:
             return await self._schema_version(connection)
+
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[asyncpg.pool.PoolConnectionProxy]:
+        """A connection of the pool; a lock held elsewhere past ``LOCK_TIMEOUT_MS``, or a full disk, is a
+        ``StoreRefused`` (nothing of the transaction was written), logged in one line."""
+        try:
+            async with self.pool.acquire() as connection:
+                yield connection
+        except asyncpg.LockNotAvailableError:
+            log.warning("database %s: a lock held by another session for over %d s: a write refused",
+                        safe_url(self.url), LOCK_TIMEOUT_MS // 1000)
+            raise StoreRefused("store_busy") from None
+        except asyncpg.DiskFullError:
+            log.error("database %s: the disk is full: a write refused", safe_url(self.url))
+            raise StoreRefused("store_full") from None
 
     async def close(self) -> None:
         await self.flush()  # what was queued is written before the pool closes
@@ -238,7 +263,7 @@ class PostgresStore(Store):
                            turn_seconds=86400, settings=None) -> TableRecord:
         seats, settings = list(seats or []), dict(settings or {})
         try:
-            async with self.pool.acquire() as connection, connection.transaction():
+            async with self._connection() as connection, connection.transaction():
                 table_id = await connection.fetchval(
                     "INSERT INTO game_tables (guild_id, channel_id, game, options, status, host_id, seed, created_at,"
                     " turn_seconds, settings) VALUES ($1, $2, $3, $4, 'lobby', $5, $6, $7, $8, $9) RETURNING id",
@@ -260,15 +285,15 @@ class PostgresStore(Store):
               s.ai_level) for s in seats])
 
     async def save_seats(self, table_id: int, seats: list[Seat]) -> None:
-        async with self.pool.acquire() as connection, connection.transaction():
+        async with self._connection() as connection, connection.transaction():
             await self._write_seats(connection, table_id, seats)
 
     async def _fetchval(self, sql: str, *args: Any) -> Any:
-        async with self.pool.acquire() as connection:
+        async with self._connection() as connection:
             return await connection.fetchval(sql, *args)
 
     async def _execute(self, sql: str, *args: Any) -> None:
-        async with self.pool.acquire() as connection:
+        async with self._connection() as connection:
             await connection.execute(sql, *args)
 
     async def set_status(self, table_id: int, status: str, finished_at: float | None = None) -> None:
@@ -276,11 +301,11 @@ class PostgresStore(Store):
                             status, finished_at, table_id)
 
     async def _tables(self, where: str, args: tuple[Any, ...], snapshots: bool = False) -> list[TableRecord]:
-        async with self.pool.acquire() as connection:
+        async with self._connection() as connection:
             return await _read_tables(connection, where, args, snapshots)
 
     async def table_index(self) -> list[IndexRow]:
-        async with self.pool.acquire() as connection:
+        async with self._connection() as connection:
             rows = await connection.fetch(
                 "SELECT id, guild_id, channel_id, game, status, host_id, version, board_due, deadline, turn_seconds,"
                 " reminders_sent, settings FROM game_tables WHERE status IN ('lobby', 'playing') OR board_due"
@@ -301,7 +326,7 @@ class PostgresStore(Store):
         return tables[0] if tables else None
 
     async def start_game(self, table_id: int, seats: list[Seat], state: str) -> None:
-        async with self.pool.acquire() as connection, connection.transaction():
+        async with self._connection() as connection, connection.transaction():
             await self._write_seats(connection, table_id, seats)
             await connection.execute("INSERT INTO snapshots (table_id, version, state) VALUES ($1, 0, $2)",
                                      table_id, state)
@@ -340,7 +365,7 @@ class PostgresStore(Store):
             if applied != 1:  # nothing of the statement was written
                 raise VersionConflict(f"table {table_id} is not at version {expected_version}")
             return new_version
-        async with self.pool.acquire() as connection, connection.transaction():
+        async with self._connection() as connection, connection.transaction():
             updated = await connection.execute(f"UPDATE game_tables SET {', '.join(columns)} {where}", *values)
             if updated != "UPDATE 1":  # the transaction is rolled back as the error leaves it
                 raise VersionConflict(f"table {table_id} is not at version {expected_version}")
@@ -422,12 +447,12 @@ class PostgresStore(Store):
         return tables[0] if tables else None
 
     async def snapshot(self, table_id: int) -> tuple[int, str] | None:
-        async with self.pool.acquire() as connection:
+        async with self._connection() as connection:
             row = await connection.fetchrow("SELECT version, state FROM snapshots WHERE table_id = $1", table_id)
         return (row[0], row[1]) if row else None
 
     async def get_meta(self, key: str) -> str | None:
-        async with self.pool.acquire() as connection:
+        async with self._connection() as connection:
             return await connection.fetchval("SELECT value FROM meta WHERE key = $1", key)
 
     async def set_meta(self, key: str, value: str) -> None:
@@ -435,14 +460,14 @@ class PostgresStore(Store):
                             " excluded.value", key, value)
 
     async def moves(self, table_id: int) -> list[tuple[int, int, str, float]]:
-        async with self.pool.acquire() as connection:
+        async with self._connection() as connection:
             rows = await connection.fetch(
                 "SELECT seq, seat, action, created_at FROM moves WHERE table_id = $1 ORDER BY seq", table_id)
         return [(row[0], row[1], row[2], row[3]) for row in rows]
 
     # -- ratings and results (issue 19) -----------------------------------------------------------
     async def ratings(self, guild_id: int, game: str, players: list[str]) -> dict[str, tuple[float, float]]:
-        async with self.pool.acquire() as connection:
+        async with self._connection() as connection:
             rows = await connection.fetch(
                 "SELECT player, mu, sigma FROM ratings WHERE guild_id = $1 AND game = $2 AND player = ANY($3::text[])",
                 guild_id, game, players)
@@ -450,7 +475,7 @@ class PostgresStore(Store):
 
     async def record_game(self, table_id: int, guild_id: int, game: str, finished_at: float,
                           results: list[SeatResult], rate: RatingUpdate | None) -> bool:
-        async with self._recording, self.pool.acquire() as connection, connection.transaction():
+        async with self._recording, self._connection() as connection, connection.transaction():
             inserted = await connection.execute(
                 "INSERT INTO recorded_games (table_id, rated) VALUES ($1, $2) ON CONFLICT (table_id) DO NOTHING",
                 table_id, int(rate is not None))
@@ -484,7 +509,7 @@ class PostgresStore(Store):
             " ORDER BY t.finished_at, t.id", ())
 
     async def rating_board(self, guild_id: int, game: str) -> list[RatingLine]:
-        async with self.pool.acquire() as connection:
+        async with self._connection() as connection:
             rows = await connection.fetch(
                 "SELECT r.player, r.mu, r.sigma, COUNT(DISTINCT g.table_id),"
                 " COUNT(DISTINCT CASE WHEN g.won = 1 THEN g.table_id END),"
@@ -498,7 +523,7 @@ class PostgresStore(Store):
 
     async def player_results(self, guild_id: int, player: str) -> list[PlayerGame]:
         # An AI level seated twice in one game counts once: its best place.
-        async with self.pool.acquire() as connection:
+        async with self._connection() as connection:
             rows = await connection.fetch(
                 "SELECT table_id, game, finished_at, MIN(place), MAX(score), MAX(won), MAX(mu), MAX(sigma)"
                 " FROM game_results WHERE guild_id = $1 AND player = $2 GROUP BY table_id, game, finished_at"
@@ -510,7 +535,7 @@ class PostgresStore(Store):
                                     " t.id DESC LIMIT $2", (channel_id, limit))
         winners: dict[int, list[str]] = {table.id: [] for table in tables}
         if tables:
-            async with self.pool.acquire() as connection:
+            async with self._connection() as connection:
                 rows = await connection.fetch(
                     "SELECT table_id, display FROM game_results WHERE place = 1 AND table_id = ANY($1::bigint[])"
                     " ORDER BY table_id, seat", list(winners))

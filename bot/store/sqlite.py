@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import functools
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -31,6 +32,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.errors import StoreRefused
 from bot.store.base import (
     IndexRow,
     PlayerGame,
@@ -50,6 +52,7 @@ from bot.store.base import (
 from games.core import json_text
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 WriteJob = Callable[[sqlite3.Connection], Any]
 BUSY_TIMEOUT_MS = 5000  # how long a write waits for another process's lock before the store gives up
 INSERT_MOVE = "INSERT INTO moves (table_id, seq, seat, action, created_at) VALUES (?, ?, ?, ?, ?)"
@@ -164,15 +167,29 @@ class _Batch:
 
 
 def _fail(future: asyncio.Future[Any], error: Exception, tag: Overwrites) -> None:
-    """A job's error to its caller; a posted board's, which nobody waits for, is logged here (and marked seen,
-    so asyncio does not log it a second time)."""
+    """A job's error to its caller; a posted board's, which nobody waits for, is logged here (unless the
+    batch's refusal was, see ``_refusal``), and marked seen, so asyncio does not log it a second time."""
     posted_at = tag[1] if tag is not None and tag[0] == POSTED else None  # the table whose board it was
-    if posted_at is not None:
+    if posted_at is not None and not isinstance(error, StoreRefused):
         log_board_not_stored(posted_at, error)
     if not future.done():
         future.set_exception(error)
         if posted_at is not None:
             future.exception()
+
+
+def _refusal(error: Exception, writes: int, path: str) -> Exception:
+    """A failed write as the player hears of it: a database locked by another process longer than the store
+    waits, or a full disk, is a ``StoreRefused`` (try again), logged here in one line; anything else as it is."""
+    if isinstance(error, sqlite3.OperationalError) and _is_locked(error):
+        log.warning("database %s is locked by another process: %d write(s) refused after %g s", path, writes,
+                    BUSY_TIMEOUT_MS / 1000)
+        return StoreRefused("store_busy")
+    if isinstance(error, sqlite3.Error) and (getattr(error, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+                                             or "database or disk is full" in str(error)):
+        log.error("database %s: the disk is full: %d write(s) refused", path, writes)
+        return StoreRefused("store_full")
+    return error
 
 
 def _is_locked(error: sqlite3.OperationalError) -> bool:
@@ -278,13 +295,21 @@ class SqliteStore(Store):
         if problems != ["ok"]:
             raise StoreUnavailable(f"the database {self.path} is corrupt: {'; '.join(problems[:3])}")
         known = max((number for number, _ in migrations()), default=0)
-        if await self.schema_version() > known:
+        version = await self.schema_version()
+        if version > known:
             raise StoreUnavailable(
                 f"the database {self.path} is from a newer version of the bot (schema "
-                f"{await self.schema_version()}, this one knows {known}): run the newer version")
-        try:  # a write lock, taken and given back: read-only files and long-held locks show here
+                f"{version}, this one knows {known}): run the newer version")
+        # A write lock and a page written, both given back: long-held locks and read-only files show here. The
+        # lock alone is not enough: SQLite opens an immutable file read-only without a word, takes the lock,
+        # and refuses only the first page written (which would be the first move).
+        version = await self.schema_version()
+        try:
             await self.db.execute("BEGIN IMMEDIATE")
-            await self.db.execute("ROLLBACK")
+            try:
+                await self.db.execute(f"PRAGMA user_version = {int(version)}")
+            finally:
+                await self.db.execute("ROLLBACK")
         except sqlite3.OperationalError as error:
             raise StoreUnavailable(f"the database {self.path} cannot be written: {error}") from None
 
@@ -331,6 +356,7 @@ class SqliteStore(Store):
             except BaseException as error:  # the transaction failed (disk, lock, closed): nothing written
                 failure = error if isinstance(error, Exception) else sqlite3.OperationalError(
                     "the write was interrupted")
+                failure = _refusal(failure, len(jobs), self.path)
                 for future, tag in batch.waiting:
                     _fail(future, failure, tag)
                 if not isinstance(error, Exception):
@@ -341,7 +367,7 @@ class SqliteStore(Store):
                     if not future.done():
                         future.set_result(value)
                 else:
-                    _fail(future, failure, tag)
+                    _fail(future, _refusal(failure, 1, self.path), tag)
 
     async def close(self) -> None:
         if self._writer is not None and not self._writer.done():

@@ -3,10 +3,16 @@ again, lobby buttons racing Start, a table that keeps failing, Discord slow whil
 rows at start-up, a database that cannot be used, hostile durations. Injected clock, no sleeping."""
 
 import asyncio
+import contextlib
 import json
 import logging
+import os
 import sqlite3
+import subprocess
+import sys
 import threading
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -339,6 +345,55 @@ async def test_a_corrupt_file_a_newer_schema_or_a_held_lock_is_refused_at_open(t
     finally:
         holder.rollback()
         holder.close()
+
+
+@contextlib.contextmanager
+def read_only(*paths: Path) -> Iterator[None]:
+    """Make files (or folders) unwritable for this process: immutable (``chattr +i``) as root, whom
+    permissions do not stop; without write permission otherwise."""
+    made: list[Path] = []
+    try:
+        for path in paths:
+            if os.geteuid() == 0:
+                if subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+                    pytest.skip("needs chattr to make a file read-only for root")
+            else:
+                path.chmod(0o555 if path.is_dir() else 0o444)
+            made.append(path)
+        yield
+    finally:
+        for path in made:
+            if os.geteuid() == 0:
+                subprocess.run(["chattr", "-i", str(path)], check=True)
+            else:
+                path.chmod(0o755 if path.is_dir() else 0o644)
+
+
+@pytest.mark.parametrize("folder_writable", [True, False])
+async def test_a_read_only_database_file_is_refused_at_open_not_at_the_first_move(tmp_path, folder_writable):
+    """SQLite opens an immutable file read-only without a word and refuses only the first write: the
+    store's check at open writes a page (and gives it back), so the bot says it at start."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    path = folder / "db.sqlite3"
+    store = SqliteStore(str(path))
+    await store.open()
+    await store.create_table(1, 10, "nim", {}, 100, 1, 0.0)
+    await store.close()
+    for leftover in folder.glob("db.sqlite3-*"):
+        leftover.unlink()
+    with read_only(path, *([] if folder_writable else [folder])):
+        with pytest.raises(StoreUnavailable, match="cannot be (written|used)"):
+            await SqliteStore(str(path)).open()
+        done = subprocess.run([sys.executable, "-m", "bot", "run"], capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "DISCORD_TOKEN": "x", "DATABASE_PATH": str(path)}, cwd=tmp_path)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Cannot start: the database"), done.stderr
+    store = SqliteStore(str(path))  # writable again: nothing of the check was left behind
+    await store.open()
+    assert [record.channel_id for record in await store.active_tables()] == [10]
+    await store.close()
 
 
 async def test_moves_are_committed_with_full_synchronous_durability(db_path):

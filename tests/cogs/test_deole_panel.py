@@ -14,7 +14,18 @@ import pytest
 from bot.i18n import t
 from bot.store import SqliteStore
 from bot.tables import TableService
-from cogs.deole import ChoiceButton, ChoiceSelect, DeoleCog, action_label, choice_index, choices, prompt
+from cogs.deole import (
+    ChoiceButton,
+    ChoiceSelect,
+    DeoleCog,
+    action_label,
+    choice_index,
+    choices,
+    panel_choices,
+    panel_message,
+    prompt,
+)
+from games.deole import GAME
 from games.deole.engine import DisasterOutlook
 from tests.games.deole.helpers import give
 
@@ -185,3 +196,135 @@ async def test_solo_panel_names_the_disaster_until_it_is_placed(solo_table) -> N
     assert "In hand: Disaster red 4 → Red box 7 or Crew box 6" in text
     assert [c.label for c in choices(table.game, state, 0, "en")] == [
         "Disaster: Red track, box 7 (a storm rises from the red edge)", "Disaster: Crew track, box 6 (no storm)"]
+
+
+# -- answers that play several steps at once (issue 39: a pick took up to 8 clicks) ---------------------
+def _apply(game: Any, state: Any, seat: int, notations: tuple[str, ...]) -> Any:
+    after = game.clone(state)
+    for notation in notations:
+        game.apply(after, seat, game.parse(notation))
+    return after
+
+
+def _check_answers(game: Any, state: Any, seat: int) -> int:
+    """The panel's answers at ``state``: at most 20, all different and legal; each step of an answer is
+    followed, among the answers sharing it, by every answer of the next step (no move lost); a step that
+    rolls or draws a die, or ends the pick, ends its answer. Returns the answers that play several steps."""
+    answers = panel_choices(game, state, seat, "en")
+    steps = choices(game, state, seat, "en")
+    assert len(answers) <= max(20, len(steps)) and len({a.notations for a in answers}) == len(answers)
+    combined = 0
+
+    def check(prefix: tuple[str, ...], at: Any, depth: int) -> None:
+        following = [a for a in answers if a.notations[:len(prefix)] == prefix and len(a.notations) > len(prefix)]
+        if not following:
+            return
+        nexts = choices(game, at, seat, "en")
+        starts = {n.notations for n in nexts}
+        found = {a.notations[len(prefix):len(prefix) + len(n.notations)] for a in following for n in nexts
+                 if a.notations[len(prefix):len(prefix) + len(n.notations)] == n.notations}
+        assert found == starts, (prefix, starts - found)  # every answer of this step is still offered
+        for step in nexts:
+            after = _apply(game, at, seat, step.notations)
+            longer = (*prefix, *step.notations)
+            if any(len(a.notations) > len(longer) and a.notations[:len(longer)] == longer for a in answers):
+                assert after.rng.getstate() == at.rng.getstate() and after.bag == at.bag  # nothing unknown
+                assert not game.pick_over(after, seat)
+            check(longer, after, depth + 1)
+
+    check((), state, 0)
+    for answer in answers:
+        _apply(game, state, seat, answer.notations)  # legal, step by step
+        combined += answer.steps > 1
+        assert answer.steps == 1 or " · " in answer.label
+    return combined
+
+
+def test_panel_answers_play_several_steps_and_lose_no_move() -> None:
+    import random
+
+    from games import registry
+
+    game = registry.get("deole")
+    combined = 0
+    for players in (1, 2, 4):
+        state = game.setup(players, {}, 40 + players)
+        rng = random.Random(players)
+        for _ in range(120):
+            if game.is_over(state):
+                break
+            seat = game.to_act(state)[0]
+            combined += _check_answers(game, state, seat)
+            answer = rng.choice(panel_choices(game, state, seat, "en"))
+            for notation in answer.notations:
+                game.apply(state, seat, game.parse(notation))
+    assert combined > 50
+
+
+def test_a_die_with_a_new_track_is_picked_with_its_mode_and_value_in_one_answer() -> None:
+    from tests.games.deole.helpers import prepared
+
+    state = prepared(2)
+    give(state, ("blue", 5), ("red", 2), ("green", 3))
+    game = GAME
+    labels = {a.label: a for a in panel_choices(game, state, 0, "en")}
+    assert len(labels) <= 20
+    # e.g. "red 2 · Red track · EVEN": the die, the track it starts and that track's mode, in one click
+    one = next(a for label, a in labels.items() if label.startswith("red 2 · Red track · "))
+    assert one.steps == 3 and one.notations[:2] == ("die red 2", "track red") and one.notations[2].startswith("mode ")
+    assert {a.notations[0] for a in labels.values()} == {"die blue 5", "die red 2", "die green 3"}
+    text, _view = panel_message_of(state)
+    assert "An answer with · plays those steps at once." in text
+
+
+def panel_message_of(state: Any) -> tuple[str, Any]:
+    table = SimpleNamespace(game=GAME, state=state, version=3, record=SimpleNamespace(id=99),
+                            seats=[SimpleNamespace(display="alice", is_ai=False, ai_level=None)] * state.players,
+                            settings=SimpleNamespace(language=None))
+    return panel_message(table, 0, "en")  # type: ignore[arg-type]  # what panel_message reads of a table
+
+
+# -- the step commands say why a step has no answers ---------------------------------------------------
+async def test_a_step_already_played_is_explained_instead_of_an_empty_list(solo_table) -> None:
+    service, cog = solo_table
+    table = service.tables[CHANNEL]
+    state = table.state
+    state.bag.extend(c for c, _ in state.pool)
+    give(state, ("blue", 4), ("red", 2))
+    interaction = FakeInteraction(cog)
+    dice = await cog.die_choices(interaction, "")
+    assert [c.value for c in dice] and all(c.value.startswith(("die ", "anchor ")) for c in dice)
+    await service.act(CHANNEL, ALICE, "die blue 4")  # the die is taken: the next step is its track
+    assert table.game.view(table.state, None)["phase"] == "track"
+    (done,) = await cog.die_choices(interaction, "")
+    assert done.name == "ⓘ This step is already done. Now: choosing a track" and done.value == "?"
+    (later,) = await cog.sail_choices(FakeInteraction(cog, locale="ru"), "")
+    assert later.name == "ⓘ До этого шага ещё не дошло. Сейчас: выбор дорожки" and later.value == "?"
+    assert [c.value for c in await cog.track_choices(interaction, "")] == ["track blue", "track crew"]
+    # Sent as it is, the explanation shows the current question with its answers, and plays nothing.
+    before = _snapshot(service)
+    interaction.type = discord.InteractionType.application_command
+    await cog.typed(interaction, done.value)
+    ((text, private),) = interaction.sent
+    assert private and "Choose the track for this die." in (text or "")
+    assert _snapshot(service) == before
+
+
+async def test_someone_elses_turn_is_explained_to_a_seated_player(db_path) -> None:
+    store = SqliteStore(db_path)
+    await store.open()
+    service = TableService(store)
+    await service.create(1, CHANNEL, "deole", ALICE, "alice", {}, seed=5)
+    await service.join(CHANNEL, 2, "bob")
+    await service.start(CHANNEL, ALICE)
+    cog = DeoleCog(SimpleNamespace(tables=service))
+    table = service.tables[CHANNEL]
+    mover = table.game.to_act(table.state)[0]
+    waiting = FakeInteraction(cog)
+    waiting.user = SimpleNamespace(id=[ALICE, 2][1 - mover])
+    (hint,) = await cog.die_choices(waiting, "")
+    assert hint.name == "ⓘ Nothing to choose now: It is not your turn." and hint.value == "?"
+    stranger = FakeInteraction(cog)
+    stranger.user = SimpleNamespace(id=77)
+    assert await cog.die_choices(stranger, "") == []  # not seated: nothing to suggest
+    await store.close()

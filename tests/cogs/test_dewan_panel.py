@@ -37,7 +37,7 @@ NAMES = ["alice", "bob", "carol"]
 
 def _table(state: DewanState, version: int = 9) -> Any:
     return SimpleNamespace(game=GAME, state=state, version=version,
-                           seats=[SimpleNamespace(display=name) for name in NAMES[:state.players]])
+                           seats=[SimpleNamespace(display=name, is_ai=False) for name in NAMES[:state.players]])
 
 
 def _positions(seed: int, count: int) -> list[DewanState]:

@@ -176,7 +176,7 @@ def test_the_final_embed_gives_the_breakdown_and_the_solo_rating():
     while not GAME.is_over(state):
         seat = GAME.to_act(state)[0]
         GAME.apply(state, seat, GAME.default_action(state, seat))
-    seats = [SimpleNamespace(display="Dave")]
+    seats = [SimpleNamespace(display="Dave", is_ai=False)]
     table = SimpleNamespace(game=GAME, state=state, seats=seats)
     embed = final_embed(table, "en")
     assert embed.description.startswith("Solo: ") and "festival" in embed.description

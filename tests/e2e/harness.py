@@ -251,6 +251,23 @@ def build_default_world(fake: FakeDiscord) -> DefaultWorld:
     return result
 
 
+def has_image(message: Any) -> bool:
+    """A public message with an image (a board post)."""
+    return bool(message.attachments) and not message.ephemeral
+
+
+async def open_table(fake: FakeDiscord, world: DefaultWorld, game: str, *players: FakeUser, options: str = "",
+                     **settings: Any) -> tuple[Any, Any]:
+    """alice opens a table of ``game`` in #general, ``players`` join with the lobby button, alice starts:
+    (the lobby, the first board)."""
+    lobby = await (await fake.slash("/game new", user=world.alice, channel=world.general,
+                                    options={"game": game, "options": options, **settings})).reply()
+    assert not lobby.ephemeral, lobby.content
+    for user in players:
+        await (await fake.click(lobby, "pbc:lobby:join", user=user)).response()
+    return lobby, await start_table(fake, lobby, world.alice, world.general)
+
+
 async def start_table(fake: FakeDiscord, lobby: Any, user: FakeUser, channel: FakeChannel,
                       is_board: Callable[[Any], bool] | None = None, locale: str = "en-US") -> Any:
     """Press the lobby's Start as ``user``; return the first board once the bot has also edited the lobby

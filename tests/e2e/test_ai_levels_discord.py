@@ -20,7 +20,7 @@ async def test_a_hard_ai_seat_is_added_named_and_plays(fake, world, make_bot):
     assert refusal.content == "There is no AI level “grandmaster”: choose one of easy, normal, hard."
     mark = fake.mark()
     added = await (await fake.slash("/game ai add", user=world.alice, channel=channel, level="hard")).reply()
-    assert added.ephemeral
+    assert not added.ephemeral and "Alice adds AI 1 · Bot (hard)" in added.content  # one public line, no "Done."
     lobby = await fake.wait_for_message(channel, lambda m: m.id == lobby.id and "Bot (hard)" in m.text, after=mark)
     assert "AI 1 · Bot (hard)" in lobby.text
     table = bot.client.tables.tables[channel.id]

@@ -94,7 +94,9 @@ async def test_a_table_that_cannot_be_loaded_is_told_in_its_channel_and_the_othe
     await fake.slash("/game move", user=world.alice, channel=world.games, action="take 1")
     board = await fake.wait_for_message(world.games, lambda m: bool(m.attachments), after=mark)
     assert board.mentions == [world.bob.id]
-    await (await fake.slash("/game abort", user=world.alice, channel=world.general)).reply()
+    mark = fake.mark()
+    await fake.slash("/game abort", user=world.alice, channel=world.general)  # answered in public only
+    await fake.wait_for_message(world.general, lambda m: "closed by Alice" in m.text, after=mark)
     reopened = await (await fake.slash("/game new", user=world.alice, channel=world.general, game="nim")).reply()
     assert not reopened.ephemeral  # the host closed it and the channel is free again
 
