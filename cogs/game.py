@@ -748,11 +748,13 @@ class GameCog(BoardPoster, RatingsCommands, ReplayCommands, commands.GroupCog, g
 
     async def show_hand(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)
-        table = self.service.tables.get(where(interaction))
-        seat = table.seat_of(interaction.user.id) if table is not None else None
-        if table is None or table.state is None or seat is None:
-            code = "no_table" if table is None else "not_started" if table.state is None else "not_seated"
-            return await answer(interaction, error_text(locale, TableError(code)))
+        try:  # what the commands sent before did; a table that cannot be played says why
+            table = await self.service.current(where(interaction))
+            seat = table.seat_of(interaction.user.id)
+            if table.state is None or seat is None:
+                raise TableError("not_started" if table.state is None else "not_seated")
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error))
         private = table.game.view(table.state, seat.position)
         if private == table.game.view(table.state, None):
             return await answer(interaction, t(locale, "game.no_hand"))

@@ -85,9 +85,12 @@ async def test_a_broken_table_says_what_is_wrong_on_status_and_its_host_closes_i
     await bot.client.store.db.commit()
     await bot.stop()
     await start_bot(fake, make_bot)
-    for user in (world.bob, world.carol):  # a player, a spectator: both read what is wrong and who can close it
-        status = await (await fake.slash("/game status", user=user, channel=world.general)).reply()
-        assert status.ephemeral and said in status.content, status.content
+    # A player, a spectator, whatever they ask: each reads what is wrong and who can close it.
+    for user, command in ((world.bob, "/game status"), (world.carol, "/game status"), (world.bob, "/game board"),
+                          (world.bob, "/game hand"), (world.alice, "/game move")):
+        options = {"action": "take 1"} if command == "/game move" else {}
+        status = await (await fake.slash(command, user=user, channel=world.general, **options)).reply()
+        assert status.ephemeral and said in status.content, (command, status.content)
         assert f"number {table_id}" in status.content and "/game abort" in status.content
     refused = await (await fake.slash("/game abort", user=world.bob, channel=world.general)).reply()
     assert refused.ephemeral and "host" in refused.content.lower()
