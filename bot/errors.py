@@ -18,3 +18,12 @@ class StoreRefused(TableError):
     """A write the database refused for now and that nothing of was written: ``store_busy`` (another process
     held its lock longer than the store waits) or ``store_full`` (no room left on the disk). The player is
     told to try again; the store logs it in one line."""
+
+
+ECHO_LIMIT = 100
+
+
+def echo(text: Any, limit: int = ECHO_LIMIT) -> str:
+    """User text quoted back in a reply, cut to ``limit`` characters (Discord replies hold 2,000)."""
+    text = str(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -18,18 +18,13 @@ from bot.i18n import t
 from bot.store.base import PlayerGame, RatingLine
 from bot.tables import READ_RESULTS_WITHIN, TableError, echo
 from cogs.common import answer, error_text, locale_of
+from cogs.game_choice import game_autocomplete
 from games import registry
 from rendering.chart import rating_chart
 
 log = logging.getLogger(__name__)
 
 TOP = 10
-
-
-async def game_choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-    from cogs.game import game_autocomplete  # the /game cog's own (it imports this module)
-
-    return await game_autocomplete(interaction, current)
 
 
 def player_name(line_player: str, display: str, locale: str) -> str:
@@ -121,7 +116,7 @@ class RatingsCommands(CommandsMixin):
     @app_commands.command(name=_("leaderboard"), description=_("The best rated players of a game in this server"))
     @app_commands.describe(game=_("Which game"))
     @app_commands.rename(game=_("game"))
-    @app_commands.autocomplete(game=game_choices)
+    @app_commands.autocomplete(game=game_autocomplete)
     async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 32]) -> None:
         locale = locale_of(interaction)
         if not registry.has(game):

@@ -229,14 +229,14 @@ async def test_a_posted_boards_write_left_out_when_the_tables_next_turn_in_the_b
 
 
 def test_notations_are_parsed_once_and_refused_or_long_texts_are_not_kept(monkeypatch):
-    from bot import tables as tables_module
+    from bot import notations as notations_module
     from games.core import IllegalAction
 
     game = registry.get("deole")
     calls: list[str] = []
     real_parse = game.parse
     monkeypatch.setattr(game, "parse", lambda text: calls.append(text) or real_parse(text))
-    notations = tables_module.Notations()
+    notations = notations_module.Notations()
     first = notations.parse(game, "PLACE")
     assert notations.parse(game, "PLACE") == first == (real_parse("place"), game.format(real_parse("place")))
     assert calls == ["PLACE"]  # the second answer came from memory
@@ -247,7 +247,7 @@ def test_notations_are_parsed_once_and_refused_or_long_texts_are_not_kept(monkey
     notations.parse(game, long_text)
     notations.parse(game, long_text)
     assert calls.count(long_text) == 2 and len(notations._known) == 1
-    monkeypatch.setattr(tables_module, "NOTATIONS_KEPT", 2)
+    monkeypatch.setattr(notations_module, "NOTATIONS_KEPT", 2)
     notations.parse(game, "help")
     notations.parse(game, " place")  # the memory is full: emptied, then this one kept
     assert len(notations._known) == 1
