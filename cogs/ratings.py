@@ -18,7 +18,7 @@ from bot.i18n import t
 from bot.store.base import PlayerGame, RatingLine
 from bot.tables import READ_RESULTS_WITHIN, TableError, echo
 from cogs.common import answer, error_text, locale_of
-from cogs.game_choice import game_autocomplete
+from cogs.game_choice import game_autocomplete, resolve_game
 from games import registry
 from rendering.chart import rating_chart
 
@@ -119,6 +119,7 @@ class RatingsCommands(CommandsMixin):
     @app_commands.autocomplete(game=game_autocomplete)
     async def leaderboard(self, interaction: discord.Interaction, game: app_commands.Range[str, 1, 32]) -> None:
         locale = locale_of(interaction)
+        game = resolve_game(game)  # also typed by its name without picking the suggestion ("тропы")
         if not registry.has(game):
             return await answer(interaction, error_text(locale, TableError("unknown_game", game=echo(game))))
         await self.service.results_recorded(within=READ_RESULTS_WITHIN)  # a game that has just ended counts

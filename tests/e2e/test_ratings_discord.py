@@ -44,6 +44,8 @@ async def test_leaderboard_and_stats_after_a_game_in_both_languages(fake, world,
     russian = await (await fake.slash("/game leaderboard", user=world.bob, channel=world.general, game="nim",
                                       locale="ru")).reply()
     assert "**2. Bob: " in russian.text and "1 партия · 0 побед" in russian.text  # the reader's own line in bold
+    typed = await (await fake.slash("/game leaderboard", user=world.carol, channel=world.general, game="Ni")).reply()
+    assert typed.embeds[0]["description"] == board.embeds[0]["description"]  # the game typed, not picked
 
     stats = await (await fake.slash("/game stats", user=world.carol, channel=world.general,
                                     options={"user": world.alice})).reply()
