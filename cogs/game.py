@@ -23,6 +23,7 @@ from bot.i18n import t
 from bot.store import TableRecord
 from bot.tables import PAUSES_PER_PLAYER, READ_RESULTS_WITHIN, MoveOutcome, TableError, echo
 from cogs import history, move_search
+from cogs import panel as generic_panel
 from cogs.board import BoardPoster, GamePanel, HandView, standing_names
 from cogs.common import ack, answer, error_text, locale_of, publish, report_command_error, seat_names, where
 from cogs.game_choice import (
@@ -102,6 +103,13 @@ class GameCog(BoardPoster, HostCommands, LobbyCommands, RatingsCommands, ReplayC
         bot.add_view(LobbyView(self))
         bot.add_view(HandView(self))
         bot.add_dynamic_items(history.HistoryPage)
+        # A game with a presentation module and no cog of its own is played with the generic panel.
+        generic = [e.key for e in registry.entries() if e.presentation is not None and e.cog is None]
+        if generic:
+            shared = generic_panel.GenericPanel(bot)
+            self.panels.update(dict.fromkeys(generic, shared))
+            bot.add_view(generic_panel.TurnView())
+            bot.add_dynamic_items(generic_panel.PanelButton, generic_panel.PanelSelect)
         super().__init__()
 
     def add_panel(self, key: str, panel: GamePanel) -> None:
