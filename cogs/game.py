@@ -195,6 +195,19 @@ class GameCog(BoardPoster, HostCommands, LobbyCommands, RatingsCommands, ReplayC
             await self.post_board(interaction, outcome, None, locale)
         return outcome
 
+    @app_commands.command(name=_("turn"), description=_("Open your turn's panel (privately)"))
+    async def turn(self, interaction: discord.Interaction) -> None:
+        """The Take turn button's panel, typed: the shared panel of a game played with it; a game with a panel
+        of its own is pointed at its button and commands."""
+        table = self.service.tables.get(where(interaction))
+        panel = self.panels.get(table.game.key) if table is not None else None
+        if isinstance(panel, generic_panel.GenericPanel):
+            return await panel.open(interaction)
+        locale = locale_of(interaction)
+        if table is None:
+            return await answer(interaction, error_text(locale, TableError("no_table")))
+        await answer(interaction, t(locale, "game.turn_own_panel"))
+
     @app_commands.command(name=_("status"), description=_("Who is seated and whose turn it is"))
     async def status(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)

@@ -96,3 +96,15 @@ async def test_forged_panel_ids_are_refused(fake, world, make_bot):
         assert "out of date" in refusal.content, forged
         component["custom_id"] = first
     assert table.version == 0 and table.state.pile == 2
+
+
+async def test_game_turn_opens_the_same_panel_typed(fake, world, make_bot):
+    await start_bot(fake, make_bot)
+    none = await (await fake.slash("/game turn", user=world.alice, channel=world.general)).reply()
+    assert none.ephemeral and "no game table" in none.content.lower()
+    await harness.open_table(fake, world, "nim", world.bob, options="pile=4")
+    panel = await (await fake.slash("/game turn", user=world.alice, channel=world.general)).reply()
+    assert panel.ephemeral and "4 sticks are left" in panel.content
+    assert len([c for c in panel.custom_ids() if c.startswith("pbc:panel:do:0:0:")]) == 3
+    refusal = await (await fake.slash("/game turn", user=world.bob, channel=world.general)).reply()
+    assert "not your turn" in refusal.content.lower()
