@@ -23,6 +23,7 @@ from bot.i18n import t
 from bot.store import TableRecord
 from bot.tables import PAUSES_PER_PLAYER, READ_RESULTS_WITHIN, MoveOutcome, TableError, echo
 from cogs import history, move_search
+from cogs import panel as generic_panel
 from cogs.board import BoardPoster, GamePanel, HandView, standing_names
 from cogs.common import ack, answer, error_text, locale_of, publish, report_command_error, seat_names, where
 from cogs.game_choice import (
@@ -102,6 +103,13 @@ class GameCog(BoardPoster, HostCommands, LobbyCommands, RatingsCommands, ReplayC
         bot.add_view(LobbyView(self))
         bot.add_view(HandView(self))
         bot.add_dynamic_items(history.HistoryPage)
+        # A game with a presentation module and no cog of its own is played with the generic panel.
+        generic = [e.key for e in registry.entries() if e.presentation is not None and e.cog is None]
+        if generic:
+            shared = generic_panel.GenericPanel(bot)
+            self.panels.update(dict.fromkeys(generic, shared))
+            bot.add_view(generic_panel.TurnView())
+            bot.add_dynamic_items(generic_panel.PanelButton, generic_panel.PanelSelect)
         super().__init__()
 
     def add_panel(self, key: str, panel: GamePanel) -> None:
@@ -186,6 +194,19 @@ class GameCog(BoardPoster, HostCommands, LobbyCommands, RatingsCommands, ReplayC
         else:
             await self.post_board(interaction, outcome, None, locale)
         return outcome
+
+    @app_commands.command(name=_("turn"), description=_("Open your turn's panel (privately)"))
+    async def turn(self, interaction: discord.Interaction) -> None:
+        """The Take turn button's panel, typed: the shared panel of a game played with it; a game with a panel
+        of its own is pointed at its button and commands."""
+        table = self.service.tables.get(where(interaction))
+        panel = self.panels.get(table.game.key) if table is not None else None
+        if isinstance(panel, generic_panel.GenericPanel):
+            return await panel.open(interaction)
+        locale = locale_of(interaction)
+        if table is None:
+            return await answer(interaction, error_text(locale, TableError("no_table")))
+        await answer(interaction, t(locale, "game.turn_own_panel"))
 
     @app_commands.command(name=_("status"), description=_("Who is seated and whose turn it is"))
     async def status(self, interaction: discord.Interaction) -> None:

@@ -31,6 +31,10 @@ class GameEntry:
     - ``catalogs``: the package whose ``locales/en.json`` and ``locales/ru.json`` hold the game's texts
       (``event.*``, ``error.*``, ``cmd.*`` for its commands, and the ``/game rules`` card: ``rules.summary``,
       ``rules.play``); the engine's package unless said otherwise.
+    - ``presentation``: the module (``presentation/<key>.py``, pure: no discord) that tells a turn as plain
+      data, ``flow(state, seat, chosen, locale)`` and ``narrate(events, names, locale)``
+      (``presentation/core.py``); a game with it and no ``cog`` is played with the generic panel
+      (``cogs/panel.py``: a Take turn button under each board).
     - ``ai``: the module whose ``LEVELS`` maps AI levels (``easy``, ``normal``, ``hard``) to the game's own
       players (``games/ai.py``: ``Factory``); ``None``, or a level it leaves out: the generic players.
     """
@@ -41,6 +45,7 @@ class GameEntry:
     cog: str | None = None
     catalogs: str | None = None
     ai: str | None = None
+    presentation: str | None = None
 
     @property
     def catalog_package(self) -> str:

@@ -4,10 +4,13 @@ options, keep the engine contract. A game that forgets a part fails here with th
 
 from __future__ import annotations
 
+import ast
+import copy
 import importlib
 import io
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +20,7 @@ from bot.i18n import LOCALES, _read
 from games import registry
 from games.core import Game, IllegalAction, Result
 from games.registry import GameEntry
+from presentation.core import Done, Step, presentation_of, walk
 
 ENTRIES = registry.entries()
 MAX_ACTIONS = 20_000
@@ -61,6 +65,8 @@ def test_every_part_of_the_entry_exists(entry: GameEntry) -> None:
         except ImportError as error:
             pytest.fail(f"{entry.key}: cog {entry.cog!r} cannot be imported: {error}")
         assert callable(getattr(module, "setup", None)), f"{entry.key}: cog {entry.cog!r} has no setup(bot)"
+    if entry.presentation is not None:
+        check_presentation(entry)
     catalogs = {locale: _read(entry.catalog_package, locale) for locale in LOCALES}
     for locale, texts in catalogs.items():
         assert texts, f"{entry.key}: catalogs: no {entry.catalog_package}/locales/{locale}.json"
@@ -68,6 +74,22 @@ def test_every_part_of_the_entry_exists(entry: GameEntry) -> None:
             assert texts.get(key), f"{entry.key}: catalogs: the /game rules card needs {key!r} in {locale}.json"
     missing = set(catalogs["en"]) ^ set(catalogs["ru"])
     assert not missing, f"{entry.key}: catalogs: keys in one language only: {sorted(missing)[:10]}"
+
+
+def check_presentation(entry: GameEntry) -> None:
+    """The presentation module loads, has ``flow`` and ``narrate``, and imports no discord (a pure module:
+    the generic panel in cogs/ is the only Discord code the game's turn needs)."""
+    try:
+        module = importlib.import_module(str(entry.presentation))
+    except ImportError as error:
+        pytest.fail(f"{entry.key}: presentation {entry.presentation!r} cannot be imported: {error}")
+    for name in ("flow", "narrate"):
+        assert callable(getattr(module, name, None)), f"{entry.key}: presentation has no {name}()"
+    tree = ast.parse(Path(str(module.__file__)).read_text(encoding="utf-8"))
+    imported = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+    imported += [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+    assert not [m for m in imported if m.split(".")[0] == "discord" or m.startswith("cogs")], \
+        f"{entry.key}: presentation {entry.presentation!r} imports Discord code"
 
 
 # -- the engine contract over random games ---------------------------------------------------------------------
@@ -249,6 +271,7 @@ async def test_game_move_accepts_the_legal_actions_through_the_service(entry: Ga
     ({"renderer": "rendering:no_such_renderer"}, "renderer"),
     ({"cog": "cogs.no_such_cog"}, "cog"),
     ({"catalogs": "games"}, "catalogs"),
+    ({"presentation": "tests.no_such_presentation"}, "presentation"),
 ])
 def test_an_entry_that_forgets_a_part_fails_with_the_part_named(change: dict[str, str], part: str) -> None:
     from dataclasses import replace
@@ -317,3 +340,31 @@ def test_the_hidden_content_check_catches_a_hand_copied_into_the_public_view(mon
     monkeypatch.setattr(gems, "view", leaky)
     with pytest.raises(AssertionError, match="in the public view"):
         test_a_spectators_view_never_holds_a_seats_hidden_content(registry.entry("gems"))
+
+
+@pytest.mark.parametrize("entry", [e for e in ENTRIES if e.presentation is not None], ids=lambda e: e.key)
+def test_every_path_of_the_presentation_flow_plays_a_legal_turn(entry: GameEntry) -> None:
+    """At positions of random games, every choice of every step (the first few of each) leads to ``Done``
+    whose notations the engine accepts in a row; labels are never empty, keys unique within a step."""
+    game = game_of(entry)
+    presentation = presentation_of(entry.key)
+    assert presentation is not None
+
+    def explore(state: Any, seat: int, chosen: tuple[str, ...], locale: str, depth: int = 0) -> int:
+        at = walk(presentation, state, seat, chosen, locale)
+        assert at is not None and depth < 30, f"{entry.key}: flow lost its way after {chosen}"
+        if isinstance(at, Done):
+            trial = copy.deepcopy(state)
+            for notation in at.notations:
+                game.apply(trial, seat, game.parse(notation))
+            return 1
+        assert isinstance(at, Step) and at.prompt and at.choices, f"{entry.key}: an empty step after {chosen}"
+        keys = [c.key for c in at.choices]
+        assert len(set(keys)) == len(keys) and all(c.label for c in at.choices), f"{entry.key}: {keys}"
+        return sum(explore(state, seat, (*chosen, key), locale, depth + 1) for key in keys[:4])
+
+    def on_position(state: Any, count: int) -> None:
+        if count % 3 == 0:
+            assert explore(state, game.to_act(state)[0], (), LOCALES[count % len(LOCALES)]) > 0
+
+    play(game, game.min_players, {}, 7, on_position)

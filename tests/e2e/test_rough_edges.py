@@ -68,7 +68,7 @@ async def test_a_board_left_due_by_a_crash_says_it_is_late_after_a_restart_not_d
     await start_bot(fake, make_bot)
     board = await fake.wait_for_message(world.general, has_image, after=mark)
     assert "restart" in board.text and "Discord" not in board.text, board.text
-    assert board.mentions == [world.bob.id] and "take 3" in board.text
+    assert board.mentions == [world.bob.id] and "took 3" in board.text  # told by Nim's presentation
 
 
 # -- 2. the history ---------------------------------------------------------------------------------------
