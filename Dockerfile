@@ -13,6 +13,7 @@ COPY pyproject.toml README.md ./
 COPY bot bot
 COPY cogs cogs
 COPY games games
+COPY presentation presentation
 COPY rendering rendering
 RUN pip install --no-cache-dir --no-deps -c constraints.txt . \
     && useradd --create-home --uid 10001 player \
