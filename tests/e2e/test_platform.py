@@ -468,6 +468,7 @@ async def test_a_turn_committed_just_before_a_crash_is_announced_at_start(fake, 
     bot = await start_bot(fake, make_bot)
     board = await fake.wait_for_message(world.general, has_image, after=mark)
     assert board.mentions == [world.bob.id] and "took 3" in board.text  # what happened, told at last
+    assert "restart" in board.text and "Discord" not in board.text, board.text  # why it is late, truly
     assert bot.client.tables.tables[world.general.id].state.pile == 7
 
 

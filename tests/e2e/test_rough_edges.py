@@ -48,27 +48,7 @@ async def test_the_trails_panel_says_turn_played_only_once_the_board_is_posted_w
     assert str(board.id) in played.content  # a link to the board
 
 
-async def test_a_board_left_due_by_a_crash_says_it_is_late_after_a_restart_not_discord_trouble(fake, world,
-                                                                                               make_bot):
-    bot = await start_bot(fake, make_bot)
-    await open_table(fake, world, "nim", world.bob, options="pile=10")
-    service, cog = bot.client.tables, bot.client.get_cog("GameCog")
-
-    async def crash(*args, **kwargs):  # the process dies between the commit and the post
-        raise asyncio.CancelledError
-
-    cog.send_board = crash
-    mark = fake.mark()
-    await (await fake.slash("/game move", user=world.alice, channel=world.general, action="take 3")).response()
-    for _ in range(200):
-        if service.tables[world.general.id].version == 1:
-            break
-        await asyncio.sleep(0.02)
-    await bot.stop()
-    await start_bot(fake, make_bot)
-    board = await fake.wait_for_message(world.general, has_image, after=mark)
-    assert "restart" in board.text and "Discord" not in board.text, board.text
-    assert board.mentions == [world.bob.id] and "took 3" in board.text  # told by Nim's presentation
+# (A board left due by a crash says it is late after a restart: test_platform's kill -9 test.)
 
 
 # -- 2. the history ---------------------------------------------------------------------------------------
