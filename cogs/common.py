@@ -19,6 +19,7 @@ from bot.i18n import pick_locale, t
 from bot.tables import Table, TableError, echo
 from games.ai import DEFAULT_LEVEL
 from games.core import IllegalAction
+from presentation.core import seat_label as seat_label  # re-exported: the games' cogs read it here
 
 log = logging.getLogger(__name__)
 
@@ -170,15 +171,6 @@ def seat_labels(table: Table, locale: str) -> list[str]:
     an AI seat says it is a bot and its level ("AI 1 · Bot (hard)"), the same in every list of a post."""
     return [t(locale, "ai.seat", name=s.display, level=t(locale, f"ai.level.{s.ai_level or DEFAULT_LEVEL}"))
             if s.is_ai else s.display for s in table.seats]
-
-
-def seat_label(names: list[str], key: str, value: Any) -> Any:
-    """Event parameters that name seats (``seat``, ``*_seat``, ``seats``, ``*_seats``) show player names."""
-    if (key == "seat" or key.endswith("_seat")) and isinstance(value, int):
-        return names[value]
-    if (key == "seats" or key.endswith("_seats")) and isinstance(value, (list, tuple)):
-        return ", ".join(names[v] for v in value)
-    return value
 
 
 def detached(view: discord.ui.View) -> discord.ui.View:

@@ -76,6 +76,15 @@ class Presentation(Protocol):
     def narrate(self, events: Sequence[tuple[int, Event]], names: Sequence[str], locale: str) -> list[str]: ...
 
 
+def seat_label(names: Sequence[str], key: str, value: Any) -> Any:
+    """Event parameters that name seats (``seat``, ``*_seat``, ``seats``, ``*_seats``) show player names."""
+    if (key == "seat" or key.endswith("_seat")) and isinstance(value, int):
+        return names[value]
+    if (key == "seats" or key.endswith("_seats")) and isinstance(value, (list, tuple)):
+        return ", ".join(names[int(v)] for v in value)
+    return value
+
+
 def presentation_of(key: str) -> Presentation | None:
     """The presentation module of the game registered under ``key``; ``None`` if it has none."""
     name = registry.entry(key).presentation

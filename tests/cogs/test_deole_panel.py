@@ -14,19 +14,10 @@ import pytest
 from bot.i18n import t
 from bot.store import SqliteStore
 from bot.tables import TableService
-from cogs.deole import (
-    ChoiceButton,
-    ChoiceSelect,
-    DeoleCog,
-    action_label,
-    choice_index,
-    choices,
-    panel_choices,
-    panel_message,
-    prompt,
-)
+from cogs.deole import ChoiceButton, ChoiceSelect, DeoleCog, choice_index, panel_message
 from games.deole import GAME
 from games.deole.engine import DisasterOutlook
+from presentation.deole import action_label, choices, panel_choices, prompt
 from tests.games.deole.helpers import give
 
 CHANNEL = 77

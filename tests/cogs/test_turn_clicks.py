@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 
-from cogs.deole import Choice, choices, panel_choices
 from cogs.trails import (
     PanelState,
     TrailsPanel,
@@ -33,6 +32,7 @@ from games.deole.engine import DeoleGame, DeoleState
 from games.trails.actions import CONFIRM, Figure, place
 from games.trails.ai import ranked_turns
 from games.trails.engine import figure_options, legal_spots
+from presentation.deole import Choice, choices, panel_choices
 
 Turn = tuple[int, int, int, Figure | None]
 

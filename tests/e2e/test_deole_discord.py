@@ -152,7 +152,8 @@ async def test_solo_game_in_russian_to_the_end(fake, world, make_bot):
 
 
 def test_many_answers_go_into_a_select_menu():
-    from cogs.deole import Choice, panel_view
+    from cogs.deole import panel_view
+    from presentation.deole import Choice
 
     few = panel_view([Choice(("bonus A",), "A")] * 3, 7, "en")
     assert [i.custom_id for i in few.children] == [f"pbc:deole:do:7:{i}" for i in range(3)]
@@ -162,7 +163,7 @@ def test_many_answers_go_into_a_select_menu():
 
 
 def test_russian_event_lines_name_colours_in_russian():
-    from cogs.deole import event_line
+    from presentation.deole import event_line
 
     names = ["алиса", "боб"]
     line = event_line(Event("die_placed", {"seat": 1, "track": "blue", "box": 2, "colour": "blue", "value": 4}),
