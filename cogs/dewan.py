@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -32,7 +31,6 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.discord_calls import deliver
-from bot.i18n import t
 from bot.tables import MoveOutcome, Table, TableError, echo
 from cogs.board import GamePanel, board_note, posted_board
 from cogs.common import (
@@ -43,144 +41,47 @@ from cogs.common import (
     error_text,
     locale_of,
     report_command_error,
-    seat_label,
     seat_labels,
     seat_names,
 )
-from games.core import Event, IllegalAction
-from games.dewan import data as D
-from games.dewan.engine import Action, DewanGame, DewanState
+from games.core import IllegalAction
+from games.dewan.engine import DewanGame
+from presentation.dewan import (
+    HEX_RE,
+    KEY,
+    OPTIONS,
+    SELECT_ROWS,
+    Payment,
+    Plan,
+    action_label,
+    confirm_lines,
+    decode_payment,
+    destination_options,
+    destinations,
+    encode_payment,
+    header,
+    narrate,
+    notation_of,
+    payment_lines,
+    payment_options,
+    payment_text,
+    payments,
+    plan_camp,
+    reward_options,
+    score_pad,
+    step_lines,
+    token_of,
+    tr,
+)
 from rendering.dewan import render_board
 
-KEY = "dewan"
 TURN_ID = "pbc:dewan:turn"
 BUTTONS = 15  # choices shown as buttons (3 rows of 5); more go into a select menu
-OPTIONS = 25  # options in one select menu
-SELECT_ROWS = 3  # select menus for one long list (destinations, payments): up to 75 options
 PAYMENT_SUGGESTIONS = 200  # payments searched for /dewan camp's suggestions (filtered by what is typed)
-HEX_RE = re.compile(r"[A-H][0-6]", re.ASCII)
-# A notation in a custom id or select value, spaces written "_": "take_3", "give_c17_2", "story_deck".
-TOKEN_RE = re.compile(r"[a-z0-9_]{1,20}", re.ASCII)
-# A payment: its cards in card order, "g<n>" for a card given to player n: "c05.c17g2".
-PAYMENT_RE = re.compile(r"c[0-9]{2}(?:g[1-4])?(?:\.c[0-9]{2}(?:g[1-4])?){0,9}", re.ASCII)
 VERSION = r"(?P<version>[0-9]{1,9})"
 ARGS = r"(?::(?P<args>[A-Za-z0-9_.:-]{0,80}))?"
 BUTTON_TEMPLATE = rf"pbc:dewan:(?P<op>do|ok|back):{VERSION}{ARGS}"
 SELECT_TEMPLATE = rf"pbc:dewan:(?P<op>pick|dest|pay|okr):{VERSION}{ARGS}"
-
-Pick = tuple[str, "int | None"]  # a card of a payment and the seat it goes to (None: the discard pile)
-Payment = tuple[Pick, ...]
-
-
-def tr(locale: str, key: str, **params: Any) -> str:
-    return t(locale, f"{KEY}.{key}", **params)
-
-
-# -- words ------------------------------------------------------------------------------------------
-def card_text(card: str, locale: str) -> str:
-    """A terrain card in words: ``forest/water · fire``."""
-    terrains, symbol = D.CARDS[card]
-    text = "/".join(tr(locale, f"term.{terrain}") for terrain in terrains)
-    return f"{text} · {tr(locale, f'term.{symbol}')}" if symbol else text
-
-
-def cards_text(cards: Iterable[str], locale: str) -> str:
-    """Cards in words only (no card numbers: a board post never names a card that may sit in a hand)."""
-    return ", ".join(card_text(card, locale) for card in cards) or "-"
-
-
-def plural(locale: str, word: str, count: int) -> str:
-    """``1 card`` / ``2 cards``, ``1 карту`` / ``3 карты`` / ``5 карт``: ``plural.<word>`` is a plural entry of the
-    catalogs (bot.i18n picks the form)."""
-    return tr(locale, f"plural.{word}", n=count)
-
-
-def own_card(card: str, locale: str) -> str:
-    """A card of the player's own hand, for their private panel: ``c16 (forest · fire)``."""
-    return f"{card} ({card_text(card, locale)})"
-
-
-def story_text(tile: str, locale: str) -> str:
-    """A story tile: ``t07: mountain + crystal · 3 points · fire``."""
-    needs, points, fire = D.STORIES[tile]
-    text = tr(locale, "story_tile", tile=tile, needs=" + ".join(tr(locale, f"term.{n}") for n in needs),
-              points=plural(locale, "point", points))
-    return f"{text} · {tr(locale, 'term.fire')}" if fire else text
-
-
-def action_label(action: Action, names: list[str], row: list[str | None], locale: str) -> str:
-    """A step as the panel's button says it."""
-    kind = action[0]
-    if kind == "take":
-        first, second = row[action[1] - 1], row[action[1]]
-        return tr(locale, "label.take", a=action[1], b=action[1] + 1,
-                  cards=" + ".join(card_text(c, locale) for c in (first, second) if c))
-    if kind == "take1":
-        card = row[action[1] - 1]
-        return tr(locale, "label.take1", a=action[1], cards=card_text(card, locale) if card else "-")
-    if kind == "story":
-        return tr(locale, "label.story_deck") if action[1] == "deck" else story_text(action[1], locale)
-    if kind == "tuck":
-        return tr(locale, "label.tuck", card=own_card(action[1], locale))
-    if kind == "pay":
-        return tr(locale, "label.pay", card=own_card(action[1], locale))
-    if kind == "give":
-        return tr(locale, "label.give", card=own_card(action[1], locale), player=names[action[2]])
-    if kind == "camp":
-        return tr(locale, "label.camp", hex=action[1])
-    return tr(locale, "label.pass")
-
-
-def payment_text(payment: Payment, names: list[str], locale: str) -> str:
-    """``c05 (forest), c20 (mountain) → Bob``: what a payment spends, for the payer's eyes only."""
-    parts = [own_card(card, locale) if to is None else f"{own_card(card, locale)} → {names[to]}"
-             for card, to in payment]
-    return ", ".join(parts)
-
-
-# -- payments in custom ids -------------------------------------------------------------------------
-def payment_of(discards: Iterable[str], gives: Iterable[tuple[int, Iterable[str]]]) -> Payment:
-    """The engine's (discarded cards, ((seat, cards), ...)) as picks in card order."""
-    picks: list[Pick] = [(card, None) for card in discards]
-    picks += [(card, seat) for seat, cards in gives for card in cards]
-    return tuple(sorted(picks, key=lambda pick: pick[0]))
-
-
-def encode_payment(payment: Payment) -> str:
-    return ".".join(card if to is None else f"{card}g{to + 1}" for card, to in payment)
-
-
-def decode_payment(text: str) -> Payment:
-    """The inverse of ``encode_payment``; ``ValueError`` for anything it never writes."""
-    if PAYMENT_RE.fullmatch(text) is None:
-        raise ValueError("not a payment")
-    picks = []
-    for part in text.split("."):
-        card, _, to = part.partition("g")
-        picks.append((card, int(to) - 1 if to else None))
-    return tuple(picks)
-
-
-def token_of(notation: str) -> str:
-    return notation.replace(" ", "_")
-
-
-def notation_of(token: str) -> str:
-    if TOKEN_RE.fullmatch(token) is None:
-        raise ValueError("not a step")
-    return token.replace("_", " ")
-
-
-# -- what the engine says (its public functions, or apply on a copy) -----------------------------------
-@dataclass(slots=True)
-class Plan:
-    """A camp worked out on a copy of the state: the notations that play it, the position after the payment
-    (for the preview), the reward choices left to the player, and the route the engine reports."""
-
-    notations: list[str]
-    state: DewanState
-    rewards: list[Action]
-    route: list[str]
 
 
 def engine_of(table: Table) -> DewanGame:
@@ -190,96 +91,17 @@ def engine_of(table: Table) -> DewanGame:
     return game
 
 
-def destinations(game: DewanGame, state: DewanState, seat: int) -> list[str]:
-    """The spaces a camp can go to now (the engine's ``camp`` actions)."""
-    return [a[1] for a in game.legal_actions(state, seat) if a[0] == "camp"]
-
-
-def payments(game: DewanGame, state: DewanState, seat: int, hex_: str,
-             limit: int = SELECT_ROWS * OPTIONS) -> list[tuple[Payment, list[str]]]:
-    """The cheapest ``limit`` payments of a camp on ``hex_`` (as many as the panel shows), each with a route
-    it pays."""
-    return [(payment_of(discards, gives), route)
-            for discards, gives, route in game.payments(state, seat, hex_, limit=limit)]
-
-
-def plan_camp(game: DewanGame, state: DewanState, seat: int, hex_: str, payment: Payment) -> Plan:
-    """Play ``camp hex_`` and the payment's cards on a copy; the engine's forced picks are left to it.
-    ``ValueError`` (or ``IllegalAction``) if the engine does not place exactly that camp with exactly that
-    payment."""
-    work = game.from_json(game.to_json(state))
-    notations = [f"camp {hex_}"]
-    events = game.apply(work, seat, ("camp", hex_))
-    for card, to in payment:
-        if any(e.code == "camp" for e in events):
-            break  # placed: the engine played the last cards itself (forced picks)
-        if [card, to] in game.view(work, seat).get("picks", []):
-            continue  # a forced pick: the engine made it already
-        action: Action = ("pay", card) if to is None else ("give", card, to)
-        events += game.apply(work, seat, action)
-        notations.append(game.format(action))
-    camp = next((e for e in events if e.code == "camp"), None)
-    if camp is None or camp.params["hex"] != hex_:
-        raise ValueError("the camp was not placed")
-    paid = payment_of(str(camp.params["cards"]).split(),
-                      [(e.params["to_seat"], str(e.params["cards"]).split()) for e in events if e.code == "cards_given"])
-    if paid != tuple(sorted(payment, key=lambda pick: pick[0])):
-        raise ValueError("the engine took another payment")
-    view = game.view(work, seat)
-    rewards = game.legal_actions(work, seat) if view["actor"] == seat and view["phase"] in ("story", "tuck") else []
-    return Plan(notations, work, rewards, str(camp.params["route"]).split("-"))
-
-
-# -- the turn in words --------------------------------------------------------------------------------
-def event_line(event: Event, names: list[str], locale: str) -> str | None:
-    """One event in words for the board (cards by their terrains, never by number), or ``None``."""
-    p = event.params
-    code = event.code
-    player = names[p["seat"]] if isinstance(p.get("seat"), int) and 0 <= p["seat"] < len(names) else "?"
-    if code == "final_score":
-        return None  # the final embed has the score pad
-    if code == "dewan":
-        return tr(locale, "say.dewan", player=player)
-    if code == "took":
-        cards = str(p["cards"]).split()
-        return tr(locale, "say.took", player=player, cards=cards_text(cards, locale),
-                  count=plural(locale, "card", len(cards)))
-    if code == "story_completed":
-        return tr(locale, "say.story_completed", player=player, tile=p["tile"],
-                  points=plural(locale, "point", int(p["points"])))
-    if code == "cards_drawn":
-        return tr(locale, "say.cards_drawn", player=player, cards=plural(locale, "card", int(p["count"])))
-    if code == "camp":
-        key = "say.camp_paid" if p.get("cards") else "say.camp"
-        return tr(locale, key, player=player, slot=p["slot"], hex=p["hex"], route=str(p["route"]).replace("-", "–"),
-                  cards=cards_text(str(p.get("cards") or "").split(), locale))
-    if code == "cards_given":
-        return tr(locale, "say.cards_given", player=player, to=names[p["to_seat"]],
-                  cards=cards_text(str(p["cards"]).split(), locale))
-    if code == "tucked":
-        return tr(locale, "say.tucked", player=player, card=card_text(str(p["card"]), locale))
-    if code in ("story_taken", "story_drawn"):
-        return tr(locale, f"say.{code}", player=player, tile=story_text(str(p["tile"]), locale))
-    params = {k: seat_label(names, k, v) for k, v in p.items()}
-    text = tr(locale, f"event.{code}", **params)
-    return None if text == f"{KEY}.event.{code}" else text
-
 
 def final_embed(table: Table, locale: str) -> discord.Embed:
     """The score pad: story, fire, fire majority, groups, berries per player."""
-    result = table.game.result(table.state)
-    names = seat_labels(table, locale)  # as the standings of the same post name them
-    hands = {s["seat"]: s["hand_count"] for s in table.game.view(table.state, None)["seats"]}
-    embed = discord.Embed(title=tr(locale, "final.title"), colour=discord.Colour.gold())
-    for player in result.ranking[:25]:
-        name = tr(locale, "final.player", rank=player.rank, player=names[player.seat],
-                  score=plural(locale, "point", player.score))
-        if player.eliminated:
-            name += tr(locale, "final.out")
-        value = tr(locale, "final.breakdown", hand=hands.get(player.seat, 0), **player.breakdown)
+    game = engine_of(table)
+    title, rows, footer = score_pad(game, table.state, seat_labels(table, locale), locale)  # as the standings name them
+    embed = discord.Embed(title=title, colour=discord.Colour.gold())
+    for name, value in rows:
         embed.add_field(name=name[:256], value=value[:1024], inline=False)
-    embed.set_footer(text=tr(locale, "final.footer"))
+    embed.set_footer(text=footer)
     return embed
+
 
 
 # -- components --------------------------------------------------------------------------------------
@@ -377,7 +199,7 @@ class DewanPanel(GamePanel):
         return TurnView(locale)
 
     def event_lines(self, table: Table, outcome: MoveOutcome, names: list[str], locale: str) -> list[str] | None:
-        return [line for _seat, event in outcome.events if (line := event_line(event, names, locale))]
+        return narrate(outcome.events, names, locale)
 
     def final_embeds(self, table: Table, locale: str) -> list[discord.Embed]:
         return [final_embed(table, locale)]
@@ -395,7 +217,7 @@ class DewanPanel(GamePanel):
         locale = locale_of(interaction)
         seat = outcome.moves[0][0]
         names = seat_names(table)
-        done = [line for _s, event in outcome.events if (line := event_line(event, names, locale))]
+        done = narrate(outcome.events, names, locale)
         screen = self.step_screen(table, seat, locale)
         screen.text = "\n".join([*done, "", screen.text]) if done else screen.text
         await self.show(interaction, screen, locale, edit=from_panel(interaction))
@@ -418,16 +240,7 @@ class DewanPanel(GamePanel):
         return table, seat.position
 
     def header(self, table: Table, seat: int, locale: str) -> list[str]:
-        view = engine_of(table).view(table.state, seat)
-        player = view["seats"][seat]
-        hand = ", ".join(own_card(c, locale) for c in view.get("hand", [])) or "-"
-        reward = player["next_reward"]
-        lines = [tr(locale, "panel.title", round=view["round"]),
-                 tr(locale, "panel.hand", count=len(view.get("hand", [])), cards=hand)]
-        if reward:
-            lines.append(tr(locale, "panel.camps", count=player["camps_left"],
-                            reward=tr(locale, f"panel.reward_{reward}")))
-        return lines
+        return header(engine_of(table), table.state, seat, locale)
 
     def step_screen(self, table: Table, seat: int, locale: str) -> Screen:
         """The panel's first screen: the choices of the current step."""
@@ -439,27 +252,20 @@ class DewanPanel(GamePanel):
             return Screen(tr(locale, "panel.done"), None)
         names = seat_names(table)
         actions = game.legal_actions(state, seat)
-        phase = view["phase"]
-        lines = self.header(table, seat, locale)
+        lines = step_lines(game, state, seat, locale)
         panel = discord.ui.View(timeout=None)
-        if phase == "turn":
+        if view["phase"] == "turn":
             takes = [a for a in actions if a[0] in ("take", "take1")]
             others = [a for a in actions if a[0] == "pass"]
-            hexes = [a[1] for a in actions if a[0] == "camp"]
-            lines.append(tr(locale, "panel.turn" if hexes else "panel.turn_take"))
             for index, action in enumerate([*takes, *others]):
                 panel.add_item(_button(action_label(action, names, view["row"], locale),
                                        f"pbc:{KEY}:do:{version}:{token_of(game.format(action))}",
                                        discord.ButtonStyle.success if action[0] != "pass"
                                        else discord.ButtonStyle.secondary, row=index // 5))
-            terrain = {label: kind for label, _q, _r, kind in view["map"]["hexes"]}
-            options = [(tr(locale, "label.destination", hex=h, terrain=tr(locale, f"term.{terrain[h]}")), h)
-                       for h in hexes]
+            options = destination_options(game, state, seat, locale)
             self._long_select(panel, options, f"pbc:{KEY}:dest:{version}",
                               tr(locale, "panel.choose_destination"), first_row=-(-(len(takes) + len(others)) // 5))
         else:
-            pending = view.get("pending_hex")
-            lines.append(tr(locale, f"panel.{phase}", hex=pending or ""))
             options = [(action_label(a, names, view["row"], locale), token_of(game.format(a))) for a in actions]
             _choices(panel, options, f"pbc:{KEY}:do:{version}", f"pbc:{KEY}:pick:{version}",
                      tr(locale, "panel.choose"), discord.ButtonStyle.success)
@@ -486,12 +292,9 @@ class DewanPanel(GamePanel):
                        locale: str) -> Screen:
         names = seat_names(table)
         version = table.version
-        lines = [*self.header(table, seat, locale), tr(locale, "panel.payment", hex=hex_, count=len(found))]
-        if len(found) >= SELECT_ROWS * OPTIONS:  # perhaps more: the engine stops at what the panel shows
-            lines.append(tr(locale, "panel.more_payments"))
+        lines = payment_lines(engine_of(table), table.state, seat, hex_, len(found), locale)
         panel = discord.ui.View(timeout=None)
-        options = [(payment_text(payment, names, locale), encode_payment(payment)) for payment, _ in found]
-        routes = [tr(locale, "panel.route", route="–".join(route)) for _, route in found]
+        options, routes = payment_options(found, names, locale)
         self._long_select(panel, options, f"pbc:{KEY}:pay:{version}:{hex_}", tr(locale, "panel.choose_payment"),
                           first_row=0, descriptions=routes)
         panel.add_item(_button(tr(locale, "panel.back"), f"pbc:{KEY}:back:{version}", row=4))
@@ -501,17 +304,12 @@ class DewanPanel(GamePanel):
                        locale: str) -> Screen:
         names = seat_names(table)
         version = table.version
-        terrain = {label: kind for label, _q, _r, kind in table.game.view(table.state, None)["map"]["hexes"]}
-        lines = [*self.header(table, seat, locale),
-                 tr(locale, "panel.confirm", hex=hex_, terrain=tr(locale, f"term.{terrain[hex_]}"),
-                    route="–".join(plan.route), payment=payment_text(payment, names, locale))]
+        game = engine_of(table)
+        lines = confirm_lines(game, table.state, seat, hex_, payment, plan, names, locale)
         base = f"pbc:{KEY}:ok:{version}:{hex_}:{encode_payment(payment)}"
         panel = discord.ui.View(timeout=None)
-        row = engine_of(table).view(plan.state, None)["row"]
         if plan.rewards:
-            lines.append(tr(locale, f"panel.confirm_{plan.rewards[0][0]}"))
-            options = [(tr(locale, "panel.confirm_with", choice=action_label(a, names, row, locale)),
-                        token_of(engine_of(table).format(a))) for a in plan.rewards]
+            options = reward_options(game, plan, names, locale)
             _choices(panel, options, base, f"pbc:{KEY}:okr:{version}:{hex_}:{encode_payment(payment)}",
                      tr(locale, "panel.confirm_choose"), discord.ButtonStyle.primary)
         else:
@@ -686,10 +484,7 @@ class DewanCog(commands.GroupCog, group_name=_("dewan"), group_description=_("De
             return []
         table, seat = found
         game = engine_of(table)
-        locale = locale_of(interaction)
-        terrain = {label: kind for label, _q, _r, kind in game.view(table.state, None)["map"]["hexes"]}
-        return self._matching([(tr(locale, "label.destination", hex=h, terrain=tr(locale, f"term.{terrain[h]}")), h)
-                               for h in destinations(game, table.state, seat)], current)
+        return self._matching(destination_options(game, table.state, seat, locale_of(interaction)), current)
 
     async def pay_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         found = self._mover_or_none(interaction)

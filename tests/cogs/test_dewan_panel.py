@@ -23,7 +23,6 @@ from cogs.dewan import (
     decode_payment,
     destinations,
     encode_payment,
-    event_line,
     final_embed,
     payments,
     plan_camp,
@@ -31,6 +30,7 @@ from cogs.dewan import (
 from games.core import Event, IllegalAction
 from games.dewan import GAME
 from games.dewan.engine import DewanState
+from presentation.dewan import event_line
 
 NAMES = ["alice", "bob", "carol"]
 
@@ -170,12 +170,12 @@ def test_the_score_pad_names_every_row(locale: str) -> None:
             assert str(player.breakdown[key]) in (field.value or "")
 
 
-def test_every_text_of_the_cog_is_in_both_catalogs() -> None:
+def test_every_text_of_the_cog_and_its_presentation_is_in_both_catalogs() -> None:
     from pathlib import Path
 
     from bot.i18n import catalog
 
-    source = Path("cogs/dewan.py").read_text(encoding="utf-8")
+    source = "".join(Path(path).read_text(encoding="utf-8") for path in ("cogs/dewan.py", "presentation/dewan.py"))
     keys = set(re.findall(r'tr\(locale, "([a-z_.]+)"', source))
     keys |= {f"term.{code}" for code in ("B", "M", "D", "F", "W", "fire", "berry", "art", "pig", "cry")}
     keys |= {f"panel.{phase}" for phase in ("first_story", "story", "tuck", "pay")}
