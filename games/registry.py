@@ -57,7 +57,8 @@ _ENTRIES: dict[str, GameEntry] = {entry.key: entry for entry in (
     GameEntry("deole", "games.deole:GAME", "rendering.deole:render_board", cog="cogs.deole", ai="games.deole.ai",
               presentation="presentation.deole"),
     GameEntry("maple", "games.maple:GAME", "rendering.maple:render_board", cog="cogs.maple", ai="games.maple.ai"),
-    GameEntry("dewan", "games.dewan:GAME", "rendering.dewan:render_board", cog="cogs.dewan", ai="games.dewan.ai"),
+    GameEntry("dewan", "games.dewan:GAME", "rendering.dewan:render_board", cog="cogs.dewan", ai="games.dewan.ai",
+              presentation="presentation.dewan"),
 )}
 
 
