@@ -56,7 +56,8 @@ _ENTRIES: dict[str, GameEntry] = {entry.key: entry for entry in (
     GameEntry("trails", "games.trails:GAME", "rendering.trails:render_board", cog="cogs.trails", ai="games.trails.ai"),
     GameEntry("deole", "games.deole:GAME", "rendering.deole:render_board", cog="cogs.deole", ai="games.deole.ai",
               presentation="presentation.deole"),
-    GameEntry("maple", "games.maple:GAME", "rendering.maple:render_board", cog="cogs.maple", ai="games.maple.ai"),
+    GameEntry("maple", "games.maple:GAME", "rendering.maple:render_board", cog="cogs.maple", ai="games.maple.ai",
+              presentation="presentation.maple"),
     GameEntry("dewan", "games.dewan:GAME", "rendering.dewan:render_board", cog="cogs.dewan", ai="games.dewan.ai",
               presentation="presentation.dewan"),
 )}

@@ -10,21 +10,10 @@ from types import SimpleNamespace
 import discord
 
 from bot.tables import MoveOutcome
-from cogs.maple import (
-    STEP,
-    choice_label,
-    event_lines,
-    final_embed,
-    held_steps,
-    number,
-    panel_view,
-    position_choices,
-    told_events,
-    typed_pieces,
-    undo_steps,
-)
+from cogs.maple import final_embed, held_steps, number, panel_view, typed_pieces
 from games.core import Event
 from games.maple import GAME
+from presentation.maple import STEP, choice_label, event_lines, position_choices, told_events, undo_steps
 
 NAMES = ["Alice", "Bob", "Carol"]
 
