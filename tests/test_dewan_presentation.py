@@ -22,19 +22,7 @@ from presentation.dewan import (
     score_pad,
     token_of,
 )
-
-
-def _positions(seed: int, count: int) -> list[DewanState]:
-    """Positions of random 3-player games where the player to move may place a camp."""
-    rng = random.Random(seed)
-    state = GAME.setup(3, {}, seed)
-    found = []
-    while not GAME.is_over(state) and len(found) < count:
-        seat = GAME.to_act(state)[0]
-        if state.phase == "turn" and destinations(GAME, state, seat) and rng.random() < 0.3:
-            found.append(GAME.from_json(GAME.to_json(state)))
-        GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
-    return found
+from tests.cogs.test_dewan_panel import camp_positions
 
 
 def _snapshot(state: DewanState) -> str:
@@ -42,7 +30,7 @@ def _snapshot(state: DewanState) -> str:
 
 
 def test_the_first_step_offers_the_takes_and_the_camps_spaces() -> None:
-    state = _positions(1, 1)[0]
+    state = camp_positions(1, 1)[0]
     seat = GAME.to_act(state)[0]
     step = flow(state, seat, (), "en")
     assert isinstance(step, Step) and not step.can_undo and "round" in step.prompt
@@ -55,7 +43,7 @@ def test_the_first_step_offers_the_takes_and_the_camps_spaces() -> None:
 
 def test_every_camp_the_flow_offers_is_one_commit_of_the_planned_camp() -> None:
     seen_payments = 0
-    for state in _positions(2, 4):
+    for state in camp_positions(2, 4):
         seat = GAME.to_act(state)[0]
         before = _snapshot(state)
         for hex_ in destinations(GAME, state, seat)[:6]:
@@ -81,7 +69,7 @@ def test_every_camp_the_flow_offers_is_one_commit_of_the_planned_camp() -> None:
 
 
 def test_a_forged_key_is_refused_by_the_walk() -> None:
-    state = _positions(3, 1)[0]
+    state = camp_positions(3, 1)[0]
     seat = GAME.to_act(state)[0]
     assert walk(dewan, state, seat, ("h9",), "en") is None
     assert walk(dewan, state, seat, ("take_9",), "en") is None

@@ -40,7 +40,7 @@ def _table(state: DewanState, version: int = 9) -> Any:
                            seats=[SimpleNamespace(display=name, is_ai=False) for name in NAMES[:state.players]])
 
 
-def _positions(seed: int, count: int) -> list[DewanState]:
+def camp_positions(seed: int, count: int) -> list[DewanState]:
     """Positions of random 3-player games where the player to move may place a camp."""
     rng = random.Random(seed)
     state = GAME.setup(3, {}, seed)
@@ -64,7 +64,7 @@ def _snapshot(state: DewanState) -> str:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_every_offered_payment_plans_exactly_that_camp(seed: int) -> None:
-    for state in _positions(seed, 4):
+    for state in camp_positions(seed, 4):
         seat = GAME.to_act(state)[0]
         before = _snapshot(state)
         for hex_ in destinations(GAME, state, seat):
@@ -82,7 +82,7 @@ def test_every_offered_payment_plans_exactly_that_camp(seed: int) -> None:
 
 def test_a_turn_through_the_panel_screens() -> None:
     panel = DewanPanel(None)
-    state = _positions(4, 1)[0]
+    state = camp_positions(4, 1)[0]
     seat = GAME.to_act(state)[0]
     table = _table(state)
     first = panel.step_screen(table, seat, "en")
@@ -122,7 +122,7 @@ FORGED: list[tuple[str, str, list[str]]] = [
 @pytest.mark.parametrize(("op", "args", "values"), FORGED)
 def test_clicks_the_panel_never_offered_are_refused(op: str, args: str, values: list[str]) -> None:
     panel = DewanPanel(None)
-    state = _positions(5, 1)[0]
+    state = camp_positions(5, 1)[0]
     seat = GAME.to_act(state)[0]
     before = _snapshot(state)
     with pytest.raises((Stale, ValueError, IllegalAction)):
