@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from dataclasses import dataclass, replace
 from typing import Any, cast
 
 import discord
@@ -27,7 +26,6 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.discord_calls import deliver
-from bot.i18n import t
 from bot.tables import MoveOutcome, Table, TableError
 from cogs.board import GamePanel, board_note
 from cogs.common import (
@@ -42,9 +40,8 @@ from cogs.common import (
     seat_names,
 )
 from games.core import IllegalAction
-from games.trails.actions import Figure, TrailsAction, clip, figure, format_action, parse_rotation
+from games.trails.actions import Figure, clip, format_action, parse_rotation
 from games.trails.engine import figure_options, legal_spots
-from games.trails.tiles import EDGE_NAMES, GOODS, feature_sides
 from games.trails.turn import (
     figure_moves,
     find_spot,
@@ -53,318 +50,49 @@ from games.trails.turn import (
     spot_labels,
     turn_moves,
 )
+from presentation.trails import (
+    KEY,
+    Offer,
+    PanelState,
+    TurnFacts,
+    board_offers,
+    event_sentences,
+    facts_of,
+    figure_choices,
+    figure_text,
+    final_breakdown,
+    notations,
+    opening_panel,
+    page_label,
+    panel_lines,
+    panel_offers,
+    panel_step,
+    position_options,
+    step_lines,
+    tr,
+    wrong_step_text,
+)
 from rendering.trails import geometry, render_preview
 
-KEY = "trails"
 TURN_ID = "pbc:trails:turn"
-PAGE_SIZE = 25  # options in one Discord select
-KIND_CODES = {"normal": "n", "big": "b", "builder": "u", "keeper": "k"}
-CODE_KINDS = {code: kind for kind, code in KIND_CODES.items()}
-FEATURE_RE = re.compile(r"(city|road|field)([0-9]{1,3})|monastery", re.ASCII)
-# A number in a custom id: an optional minus and a few ASCII digits (a forged 4,000-digit one is refused
-# before int() sees it).
-NUMBER_RE = re.compile(r"-?[0-9]{1,12}", re.ASCII)
-
-
-def tr(locale: str, key: str, **params: Any) -> str:
-    return t(locale, f"{KEY}.{key}", **params)
-
-
-# -- pure helpers (tested in tests/cogs/test_trails_helpers.py) ---------------------------------------
-@dataclass(frozen=True, slots=True)
-class PanelState:
-    """What a panel shows: the table version it was opened at, the page of positions, and the choices so far
-    (``rot`` in quarter turns; ``figure`` a legal figure, ``None`` for none)."""
-
-    version: int
-    page: int = 0
-    x: int | None = None
-    y: int | None = None
-    rot: int | None = None
-    figure: Figure | None = None
-
-    @property
-    def spot(self) -> tuple[int, int] | None:
-        return None if self.x is None or self.y is None else (self.x, self.y)
-
-    def encode(self) -> str:
-        def part(value: int | None) -> str:
-            return "_" if value is None else str(value)
-
-        return ".".join([str(self.version), str(self.page), part(self.x), part(self.y), part(self.rot),
-                         encode_figure(self.figure)])
-
-    @classmethod
-    def decode(cls, text: str) -> PanelState:
-        """The inverse of ``encode``; ``ValueError`` for anything ``encode`` never writes."""
-        parts = text.split(".")
-        if len(parts) != 6:
-            raise ValueError("a panel state has six parts")
-        version, page, x, y, rot, fig = parts
-
-        def value(part: str) -> int | None:
-            return None if part == "_" else number(part)
-
-        state = cls(number(version), number(page), value(x), value(y), value(rot), decode_figure(fig))
-        if (state.x is None) != (state.rot is None) or (state.y is None) != (state.rot is None) or (
-                state.figure is not None and state.rot is None):
-            raise ValueError("a rotation and a figure come with a spot")
-        return state
-
-
-def number(text: str | None) -> int:
-    """A small whole number from a custom id or a select value; ``ValueError`` for anything else."""
-    if text is None or NUMBER_RE.fullmatch(text) is None:
-        raise ValueError("not a small number")
-    return int(text)
-
-
-def encode_figure(chosen: Figure | None) -> str:
-    """``figure big road:1`` -> ``broad1``; none -> ``_`` (short and free of the custom id's separators)."""
-    if chosen is None:
-        return "_"
-    return KIND_CODES[chosen.kind] + chosen.feature.replace(":", "")
-
-
-def decode_figure(text: str) -> Figure | None:
-    """The inverse of ``encode_figure``; ``ValueError`` for anything it never writes."""
-    if text == "_":
-        return None
-    match = FEATURE_RE.fullmatch(text[1:])
-    if not text or text[0] not in CODE_KINDS or match is None:
-        raise ValueError("not a figure code")
-    return figure("monastery" if match[1] is None else f"{match[1]}:{match[2]}", CODE_KINDS[text[0]])
-
-
-def page_count(total: int, size: int = PAGE_SIZE) -> int:
-    return max(1, -(-total // size))
-
-
-def page_slice(items: list[Any], page: int, size: int = PAGE_SIZE) -> tuple[list[Any], int]:
-    """The items of ``page`` (clamped into range) and the page actually shown."""
-    page = min(max(page, 0), page_count(len(items), size) - 1)
-    return items[page * size:(page + 1) * size], page
-
-
-def page_of(items: list[Any], item: Any, size: int = PAGE_SIZE) -> int:
-    return items.index(item) // size if item in items else 0
-
-
-PAGES_SHOWN = 2  # position selects a panel shows at once (50 positions); more are turned in pairs
-
-
-def shown_pages(total: int, page: int) -> list[int]:
-    """The pages of positions shown together with ``page``: the pair it belongs to."""
-    first = min(max(page, 0), page_count(total) - 1)
-    first -= first % PAGES_SHOWN
-    return [p for p in range(first, first + PAGES_SHOWN) if p < page_count(total)]
-
-
-@dataclass(frozen=True, slots=True)
-class Offer:
-    """A component of a panel (or of a board post) as a click reads it: ``op`` (``pos``, ``page``, ``rot``,
-    ``fig``, ``ok``, ``undo``), the panel state its custom id carries, a button's number or a select's values,
-    its row, and whether it can be clicked. The panel is drawn from these (:meth:`TrailsPanel.render`), and
-    the click-count tests play turns through them."""
-
-    op: str
-    state: PanelState
-    arg: int | None = None
-    values: tuple[str, ...] = ()
-    row: int = 0
-    disabled: bool = False
-
-    @property
-    def custom_id(self) -> str:
-        base = f"pbc:trails:{self.op}:{self.state.encode()}"
-        return base if self.arg is None else f"{base}:{self.arg}"
-
-
-def position_offers(labels: dict[str, tuple[int, int]], state: PanelState, first_row: int) -> list[Offer]:
-    """The position selects: the pair of pages ``state.page`` belongs to, each select's custom id naming its
-    own page (so the two differ)."""
-    spots = list(labels.values())
-    return [Offer("pos", replace(state, page=page), values=tuple(f"{x},{y}" for x, y in page_slice(spots, page)[0]),
-                  row=first_row + i) for i, page in enumerate(shown_pages(len(spots), state.page)) if spots]
-
-
-def panel_offers(facts: TurnFacts, panel: PanelState, figures: list[Figure]) -> list[Offer]:
-    """What the panel offers for ``panel``: two position selects (pages turned in pairs beyond 50
-    positions), the chosen spot's rotations, its figures (no figure first), Confirm and Undo."""
-    total = len(facts.labels)
-    shown = shown_pages(total, panel.page)
-    base = replace(panel, page=shown[0])
-    offers = position_offers(facts.labels, base, 0)
-    if panel.spot is not None and panel.rot is not None:
-        offers += [Offer("rot", base, arg=rot, row=2) for rot in facts.rotations.get(panel.spot, [])]
-        if figures:
-            offers.append(Offer("fig", base, values=("none", *(encode_figure(f) for f in figures[:PAGE_SIZE - 1])),
-                                row=3))
-    offers += [Offer("ok", base, row=4, disabled=panel.rot is None),
-               Offer("undo", base, row=4, disabled=panel.spot is None)]
-    if page_count(total) > PAGES_SHOWN:
-        pages = page_count(total)
-        offers += [Offer("page", base, arg=shown[0] - PAGES_SHOWN, row=4, disabled=shown[0] == 0),
-                   Offer("page", base, arg=shown[0], row=4, disabled=True),  # which pages these are
-                   Offer("page", base, arg=shown[0] + PAGES_SHOWN, row=4, disabled=shown[0] + PAGES_SHOWN >= pages)]
-    return offers
-
-
-def board_offers(labels: dict[str, tuple[int, int]], version: int) -> list[Offer]:
-    """What a board post offers the player to move besides Take turn: the positions (the first 50), a pick
-    opening the player's panel on it."""
-    return position_offers(labels, PanelState(version), 1)
 
 
 def position_select(spots: list[tuple[str, tuple[int, int]]], offer: Offer, locale: str,
                     chosen: tuple[int, int] | None = None, key: str = "panel.choose_position") -> discord.ui.Select:
-    items, page = page_slice(spots, offer.state.page)
-    options = [discord.SelectOption(label=tr(locale, "panel.spot", label=label, x=x, y=y), value=f"{x},{y}",
-                                    default=(x, y) == chosen) for label, (x, y) in items]
-    placeholder = tr(locale, key, first=page * PAGE_SIZE + 1, last=page * PAGE_SIZE + len(items), total=len(spots))
-    return discord.ui.Select(custom_id=offer.custom_id, placeholder=placeholder[:150], options=options, row=offer.row)
-
-
-def plural(locale: str, word: str, count: int) -> str:
-    """``4 tiles`` / ``4 плитки``: ``plural.<word>`` is a plural entry of the catalogs (bot.i18n picks the form)."""
-    return tr(locale, f"plural.{word}", n=count)
-
-
-def sides_text(locale: str, sides: list[int]) -> str:
-    return "–".join(tr(locale, f"side.{EDGE_NAMES[s]}") for s in sorted(set(sides)))
-
-
-def feature_text(locale: str, tile_id: str, rot: int, feature: str) -> str:
-    """``trail W–E``, ``fortress N``, ``meadow S``, ``abbey``: the feature by the sides it touches on the
-    tile as laid."""
-    kind = feature.partition(":")[0]
-    if kind == "monastery":
-        return tr(locale, "feature.monastery")
-    sides = feature_sides(tile_id, rot, feature)
-    where = sides_text(locale, sides) if sides else tr(locale, "side.centre")
-    return tr(locale, f"feature.{kind}", where=where)
-
-
-def figure_text(locale: str, tile_id: str, rot: int, chosen: Figure) -> str:
-    return tr(locale, "figure.on", figure=tr(locale, f"figure.{chosen.kind}"),
-              feature=feature_text(locale, tile_id, rot, chosen.feature))
-
-
-def names_text(names: list[str], seats: list[int]) -> str:
-    return ", ".join(names[s] for s in seats)
-
-
-def gain_text(locale: str, names: list[str], closer: int | None, seats: list[int], points: int) -> str:
-    if not seats:
-        return tr(locale, "say.gain_none")
-    amount = plural(locale, "points", points)
-    if seats == [closer]:
-        return amount
-    if len(seats) == 1:
-        return tr(locale, "say.gain_for", points=amount, names=names_text(names, seats))
-    return tr(locale, "say.gain_each", points=amount, names=names_text(names, seats))
-
-
-def feature_extras(locale: str, pennants: int = 0, special: str | None = None) -> str:
-    parts = [plural(locale, "pennants", pennants)] if pennants else []
-    if special:
-        parts.append(tr(locale, f"say.{special}"))
-    return tr(locale, "say.with", what=tr(locale, "say.and").join(parts)) if parts else ""
-
-
-def event_sentence(locale: str, names: list[str], code: str, p: dict[str, Any],
-                   pending: tuple[str, int] | None = None) -> str | None:
-    """One event in words, or ``None`` for events the board post tells otherwise. ``pending`` is the
-    (tile, rotation) a ``figure_placed`` event refers to."""
-    player = names[p["seat"]] if isinstance(p.get("seat"), int) and p["seat"] >= 0 else ""
-    if code == "dice_rolled":
-        key = "say.dice" if p.get("round", 1) == 1 else "say.dice_again"
-        return tr(locale, key, player=player, die1=p["die1"], die2=p["die2"], total=p["total"])
-    if code == "turn_order":
-        return tr(locale, "say.turn_order", order=names_text(names, p.get("order") or [p["first_seat"]]))
-    if code == "turn":
-        return tr(locale, "say.turn", player=player, tile=p["tile"])
-    if code == "tile_placed":
-        return tr(locale, "say.tile_placed", player=player, x=p["x"], y=p["y"], deg=p["rot"])
-    if code in ("tile_undone", "figure_undone", "tile_set_aside", "builder_bonus", "eliminated"):
-        return tr(locale, f"say.{code}", player=player, tile=p.get("tile", ""))
-    if code == "figure_placed":
-        chosen = figure(p["feature"], p["kind"])
-        text = (figure_text(locale, pending[0], pending[1], chosen) if pending
-                else tr(locale, "figure.on", figure=tr(locale, f"figure.{chosen.kind}"), feature=chosen.feature))
-        return tr(locale, "say.figure_placed", player=player, figure=text)
-    if code == "turn_confirmed":
-        text = tr(locale, "say.confirmed", player=player, tile=p["tile"], x=p["x"], y=p["y"], deg=p["rot"])
-        if p.get("kind"):
-            text += tr(locale, "say.confirmed_figure", figure=tr(
-                locale, "put.on", figure=tr(locale, f"put.{p['kind']}"),
-                feature=feature_text(locale, p["tile"], p["rot"] // 90, p["feature"])))
-        return text
-    if code in ("road_scored", "city_scored", "road_final", "city_final"):
-        is_city = code.startswith("city")
-        special = ("cathedral" if p.get("cathedral") else None) if is_city else ("inn" if p.get("inn") else None)
-        final = code.endswith("final")
-        return tr(locale, f"say.{'city' if is_city else 'road'}_{'final' if final else 'closed'}",
-                  player=player, tiles=plural(locale, "tiles", p["tiles"]),
-                  extras=feature_extras(locale, p.get("pennants", 0), special),
-                  gain=gain_text(locale, names, None if final else p["seat"], p["seats"], p["points"]))
-    if code == "goods_taken":
-        goods = ", ".join(f"{tr(locale, f'goods.{g}')} {p[g]}" for g in GOODS if p.get(g))
-        return tr(locale, "say.goods_taken", player=player, goods=goods)
-    if code in ("monastery_scored", "monastery_final"):
-        return tr(locale, f"say.{code}", player=player, x=p["x"], y=p["y"],
-                  points=plural(locale, "points", p["points"]))
-    if code == "field_scored":
-        if not p["points"]:
-            return None  # a meadow next to no finished fortress: nothing worth a line
-        return tr(locale, "say.field_scored", player=player, cities=plural(locale, "fortresses", p["cities"]),
-                  points=plural(locale, "points", p["points"]),
-                  keeper=tr(locale, "say.with_keeper") if p.get("keeper") else "")
-    if code == "goods_scored":
-        return tr(locale, "say.goods_scored", good=tr(locale, f"goods.{p['good']}"), count=p["count"],
-                  gain=gain_text(locale, names, None, p["seats"], p["points"]))
-    if code == "game_end":
-        return tr(locale, "say.game_end", winners=names_text(names, p.get("winners", [])))
-    return None
-
-
-def event_sentences(locale: str, names: list[str], events: list[tuple[int, Any]],
-                    pending: tuple[str, int] | None = None) -> list[str]:
-    codes = {event.code for _seat, event in events}
-    # A turn confirmed in the same post tells the placement and figure itself.
-    hidden = {"tile_placed", "figure_placed", "tile_undone", "figure_undone"} if "turn_confirmed" in codes else set()
-    lines = []
-    for _seat, event in events:
-        if event.code in hidden:
-            continue
-        text = event_sentence(locale, names, event.code, event.params, pending)
-        if text:
-            lines.append(text)
-    return lines
+    options, placeholder = position_options(spots, offer.state.page, locale, chosen, key)
+    return discord.ui.Select(custom_id=offer.custom_id, placeholder=placeholder, row=offer.row, options=[
+        discord.SelectOption(label=label, value=value, default=default) for label, value, default in options])
 
 
 def standings_embed(table: Table, locale: str) -> discord.Embed:
     """Final standings with the breakdown per player."""
-    game = table.game
-    result = game.result(table.state)
     names = seat_labels(table, locale)  # as the standings of the same post name them
-    expansions = set(table.state.options["expansions"])
-    embed = discord.Embed(title=tr(locale, "final.title"), colour=discord.Colour.gold())
-    special = result.extra.get("inns_cathedrals", {})
-    goods = result.extra.get("goods", {})
-    for player in result.ranking[:25]:
-        lines = [tr(locale, f"final.{category}", points=player.breakdown.get(category, 0))
-                 for category in ("roads", "cities", "monasteries", "fields")]
-        if "traders" in expansions:
-            held = ", ".join(f"{tr(locale, f'goods.{g}')} {goods.get(player.seat, {}).get(g, 0)}" for g in GOODS)
-            lines.append(tr(locale, "final.goods", points=player.breakdown.get("goods", 0), held=held))
-        if "inns" in expansions:
-            lines.append(tr(locale, "final.inns_cathedrals", points=special.get(player.seat, 0)))
-        out = tr(locale, "final.out") if player.eliminated else ""
-        embed.add_field(name=tr(locale, "final.player", rank=player.rank, name=names[player.seat],
-                                score=plural(locale, "points", player.score), out=out),
-                        value="\n".join(lines), inline=True)
-    embed.set_footer(text=tr(locale, "final.footer", turns=result.turns))
+    title, fields, footer = final_breakdown(table.game.result(table.state), names,
+                                            set(table.state.options["expansions"]), locale)
+    embed = discord.Embed(title=title, colour=discord.Colour.gold())
+    for name, value in fields:
+        embed.add_field(name=name, value=value, inline=True)
+    embed.set_footer(text=footer)
     return embed
 
 
@@ -419,17 +147,6 @@ class PanelSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEM
         await panel_of(interaction).handle(interaction, self.op, self.state, None, values)
 
 
-def _pair(text: str) -> list[str]:
-    """``"2,-1"`` -> ``["2", "-1"]`` (a position select's value); ``ValueError`` for anything else."""
-    parts = text.split(",")
-    if len(parts) != 2:
-        raise ValueError("not a position value")
-    return parts
-
-
-def notations(moves: list[TrailsAction]) -> list[str]:
-    return [format_action(move) for move in moves]
-
 
 def panel_of(interaction: discord.Interaction) -> TrailsPanel:
     game_cog: Any = cast(commands.Bot, interaction.client).get_cog("GameCog")  # cogs/game.py's GameCog
@@ -440,33 +157,6 @@ def _button(label: str, custom_id: str, style: discord.ButtonStyle = discord.But
             row: int = 0, disabled: bool = False) -> discord.ui.Button:
     return discord.ui.Button(label=label, custom_id=custom_id, style=style, row=row, disabled=disabled)
 
-
-def opening_panel(facts: TurnFacts, version: int) -> PanelState:
-    """The panel Take turn opens: on a step typed with /trails if there is one, on the only legal position
-    if there is one (laid at its first rotation), else with nothing chosen."""
-    if facts.pending is not None:  # a step typed with /trails: continue from it
-        x, y, rot = facts.pending
-        return PanelState(version, page_of(list(facts.labels.values()), (x, y)), x, y, rot, facts.pending_figure)
-    if len(facts.rotations) == 1:
-        (x, y), rots = next(iter(facts.rotations.items()))
-        return PanelState(version, 0, x, y, rots[0])
-    return PanelState(version)
-
-
-@dataclass(slots=True)
-class TurnFacts:
-    """What a panel needs of the position at a version: the tile, the labelled legal spots and their
-    rotations, the place-step view for previews, and the engine's pending step."""
-
-    seat: int
-    tile: str
-    labels: dict[str, tuple[int, int]]
-    rotations: dict[tuple[int, int], list[int]]
-    view: dict[str, Any]
-    phase: str
-    pending: tuple[int, int, int] | None
-    pending_figure: Figure | None
-    remaining: int
 
 
 class TrailsPanel(GamePanel):
@@ -503,20 +193,14 @@ class TrailsPanel(GamePanel):
         await self.bot.get_cog("TrailsCog").step_reply(interaction, table, key)
 
     def error_text(self, locale: str, error: Exception) -> str | None:
-        """``wrong_step`` with the step in words (the engine's code names it ``place``/``figure``/...)."""
-        if isinstance(error, IllegalAction) and error.code == "wrong_step":
-            return tr(locale, "wrong_step", step=tr(locale, f"step.{error.params.get('step', 'place')}"))
-        return None
+        """``wrong_step`` with the step in words."""
+        return wrong_step_text(locale, error.code, error.params) if isinstance(error, IllegalAction) else None
 
     # -- the position at the table's version --------------------------------------------------------
     def facts(self, table: Table) -> TurnFacts:
         """What the engine says of the turn now; the view is the public one (the confirmed board, the turn at
         its place step), on which the preview draws the candidate tile."""
-        state = table.state
-        spots = legal_spots(state)
-        view = table.game.view(state, None)
-        return TurnFacts(state.seat, state.tile, spot_labels(spots), {pos: list(rots) for pos, rots in spots.items()},
-                         view, state.phase, state.pending, state.pending_figure, view["remaining"])
+        return facts_of(table.state, table.game.view(table.state, None))
 
     def _turn_table(self, interaction: discord.Interaction) -> Table:
         """The caller's running Trails table where it is their turn, or a TableError saying why not."""
@@ -601,32 +285,7 @@ class TrailsPanel(GamePanel):
             return False
         return panel.figure is None or panel.figure in self.figures_for(table, panel)
 
-    @staticmethod
-    def step(facts: TurnFacts, panel: PanelState, op: str, arg: str | None, values: list[str]) -> PanelState | None:
-        """The panel after one click, or ``None`` when the click does not fit the position (also a forged
-        value: a select offers one of its options, a button carries its number only where it has one)."""
-        try:
-            if op == "page" and not values:
-                return replace(panel, page=min(max(number(arg), 0), page_count(len(facts.labels)) - 1))
-            if op == "pos" and arg is None and len(values) == 1:
-                x, y = (number(part) for part in _pair(values[0]))
-                if (x, y) not in facts.rotations:
-                    return None
-                return replace(panel, x=x, y=y, rot=facts.rotations[(x, y)][0], figure=None)
-            if op == "rot" and not values:
-                rot = number(arg)
-                if panel.spot is None or rot not in facts.rotations.get(panel.spot, []):
-                    return None
-                return replace(panel, rot=rot, figure=None)
-            if op == "fig" and arg is None and len(values) == 1 and panel.spot is not None:
-                return replace(panel, figure=None if values[0] == "none" else decode_figure(values[0]))
-            if op == "undo" and arg is None and not values:
-                if panel.figure is not None:
-                    return replace(panel, figure=None)
-                return replace(panel, x=None, y=None, rot=None)
-        except ValueError:
-            return None
-        return None
+    step = staticmethod(panel_step)  # the panel after one click (presentation/trails.py)
 
     def figures_for(self, table: Table, panel: PanelState) -> list[Figure]:
         """The figures that may go on the panel's chosen placement (none chosen yet: none)."""
@@ -640,30 +299,21 @@ class TrailsPanel(GamePanel):
         """The panel message: an embed (text + preview), the components (:func:`panel_offers`), the preview
         file."""
         spots = list(facts.labels.items())
-        label_of = {spot: label for label, spot in spots}
         # Clicks are routed by the dynamic items (custom ids), also after a restart; this view object only
         # carries the components, so it may be forgotten after the interaction token's 15 minutes.
         view = discord.ui.View(timeout=900)
-        pages = page_count(len(spots))
         for offer in panel_offers(facts, panel, figures):
             if offer.op == "pos":
                 view.add_item(position_select(spots, offer, locale, panel.spot))
             elif offer.op == "page":
-                first = shown_pages(len(spots), panel.page)[0]
-                label = (tr(locale, "panel.prev") if offer.arg is not None and offer.arg < first
-                         else tr(locale, "panel.next") if offer.arg is not None and offer.arg > first
-                         else tr(locale, "panel.page", page=first // PAGES_SHOWN + 1, pages=-(-pages // PAGES_SHOWN)))
-                view.add_item(_button(label, offer.custom_id, row=offer.row, disabled=offer.disabled))
+                view.add_item(_button(page_label(offer, len(spots), panel.page, locale), offer.custom_id, row=offer.row, disabled=offer.disabled))
             elif offer.op == "rot" and offer.arg is not None:
                 view.add_item(_button(f"↻ {offer.arg * 90}°", offer.custom_id, row=offer.row,
                                       style=discord.ButtonStyle.success if offer.arg == panel.rot
                                       else discord.ButtonStyle.secondary))
             elif offer.op == "fig" and panel.rot is not None:
-                fig_options = [discord.SelectOption(label=tr(locale, "panel.no_figure"), value="none",
-                                                    default=panel.figure is None)]
-                fig_options += [discord.SelectOption(label=figure_text(locale, facts.tile, panel.rot, f)[:100],
-                                                     value=encode_figure(f), default=f == panel.figure)
-                                for f in figures[:PAGE_SIZE - 1]]
+                fig_options = [discord.SelectOption(label=label, value=value, default=default) for label, value, default
+                               in figure_choices(facts.tile, panel.rot, figures, panel.figure, locale)]
                 view.add_item(discord.ui.Select(custom_id=offer.custom_id, options=fig_options, row=offer.row,
                                                 placeholder=tr(locale, "panel.choose_figure")[:150]))
             elif offer.op == "ok":
@@ -672,16 +322,10 @@ class TrailsPanel(GamePanel):
             elif offer.op == "undo":
                 view.add_item(_button(tr(locale, "panel.undo"), offer.custom_id, row=offer.row,
                                       style=discord.ButtonStyle.danger, disabled=offer.disabled))
-        lines = [tr(locale, "panel.title", tile=facts.tile, remaining=facts.remaining), tr(locale, "panel.help")]
+        lines = panel_lines(facts, panel, figures, locale)
         preview: bytes | None = None
         if panel.spot is not None and panel.rot is not None:
             x, y = panel.spot
-            choice = tr(locale, "panel.choice", label=label_of.get(panel.spot, "?"), x=x, y=y, deg=panel.rot * 90)
-            chosen = (figure_text(locale, facts.tile, panel.rot, panel.figure) if panel.figure
-                      else tr(locale, "panel.no_figure"))
-            lines.append(f"**{choice}** · {chosen}")
-            if not figures:
-                lines.append(tr(locale, "panel.no_figures_left"))
             names = seat_names(table)
             fig = (panel.figure.kind, panel.figure.feature) if panel.figure else None
             preview = await asyncio.to_thread(render_preview, facts.view, x, y, panel.rot, names, locale, fig)
@@ -783,21 +427,15 @@ class TrailsCog(commands.GroupCog, group_name=_("trails"),
         """The ephemeral answer to a step: where things stand, with a preview of the pending tile."""
         locale = locale_of(interaction)
         state = table.state
-        lines = [tr(locale, key)]
+        lines = step_lines(state, key, locale)
         images = []
         if state.pending is not None:
             x, y, rot = state.pending
-            chosen = (figure_text(locale, state.tile, rot, state.pending_figure) if state.pending_figure
-                      else tr(locale, "panel.no_figure"))
-            lines.append(tr(locale, "cmd_reply.pending", tile=state.tile, x=x, y=y, deg=rot * 90, figure=chosen))
-            lines.append(tr(locale, "cmd_reply.next"))
             fig = (state.pending_figure.kind, state.pending_figure.feature) if state.pending_figure else None
             view = self.panel.facts(table).view
             await ack(interaction)
             png = await asyncio.to_thread(render_preview, view, x, y, rot, seat_names(table), locale, fig)
             images = [("preview.png", png)]
-        else:
-            lines.append(tr(locale, "cmd_reply.place_next"))
         await answer(interaction, "\n".join(lines), images=images)
 
     @app_commands.command(name=_("place"), description=_("Lay your tile (not played until you confirm)"))

@@ -16,16 +16,18 @@ from bot.store.base import Seat, TableRecord
 from bot.tables import Table
 from cogs.trails import (
     BUTTON_TEMPLATE,
-    KEY,
     SELECT_TEMPLATE,
     PanelSelect,
-    PanelState,
     TrailsCog,
     TrailsPanel,
-    encode_figure,
 )
 from games.trails import GAME
 from games.trails.engine import figure_options, legal_spots
+from presentation.trails import (
+    KEY,
+    PanelState,
+    encode_figure,
+)
 
 CHANNEL = 10
 ALICE, BOB = 1, 2

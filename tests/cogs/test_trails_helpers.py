@@ -5,8 +5,14 @@ from __future__ import annotations
 import pytest
 
 from cogs.trails import (
-    PanelState,
     TrailsPanel,
+)
+from games.core import Event
+from games.trails import GAME
+from games.trails.actions import figure
+from games.trails.turn import spot_labels
+from presentation.trails import (
+    PanelState,
     TurnFacts,
     board_offers,
     decode_figure,
@@ -21,10 +27,6 @@ from cogs.trails import (
     panel_offers,
     plural,
 )
-from games.core import Event
-from games.trails import GAME
-from games.trails.actions import figure
-from games.trails.turn import spot_labels
 
 NAMES = ["Alice", "Bob"]
 

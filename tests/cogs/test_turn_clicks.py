@@ -19,12 +19,7 @@ from typing import Any
 import pytest
 
 from cogs.trails import (
-    PanelState,
     TrailsPanel,
-    board_offers,
-    encode_figure,
-    opening_panel,
-    panel_offers,
 )
 from games import registry
 from games.deole.ai import NormalAI as DeoleNormal
@@ -33,6 +28,13 @@ from games.trails.actions import CONFIRM, Figure, place
 from games.trails.ai import ranked_turns
 from games.trails.engine import figure_options, legal_spots
 from presentation.deole import Choice, choices, panel_choices
+from presentation.trails import (
+    PanelState,
+    board_offers,
+    encode_figure,
+    opening_panel,
+    panel_offers,
+)
 
 Turn = tuple[int, int, int, Figure | None]
 
