@@ -53,7 +53,8 @@ class GameEntry:
 
 
 _ENTRIES: dict[str, GameEntry] = {entry.key: entry for entry in (
-    GameEntry("trails", "games.trails:GAME", "rendering.trails:render_board", cog="cogs.trails", ai="games.trails.ai"),
+    GameEntry("trails", "games.trails:GAME", "rendering.trails:render_board", cog="cogs.trails", ai="games.trails.ai",
+              presentation="presentation.trails"),
     GameEntry("deole", "games.deole:GAME", "rendering.deole:render_board", cog="cogs.deole", ai="games.deole.ai",
               presentation="presentation.deole"),
     GameEntry("maple", "games.maple:GAME", "rendering.maple:render_board", cog="cogs.maple", ai="games.maple.ai",
