@@ -22,6 +22,26 @@ SNAPSHOT_EVERY = 50  # a rebuild replays at most 49 moves: a few milliseconds in
 
 class PlayMixin(ServiceBase):
     # -- play -----------------------------------------------------------------------------------
+    def mover(self, channel_id: int | None, user_id: int, game_key: str | None = None) -> tuple[Table, int]:
+        """The channel's running table (of ``game_key``, if given) where it is ``user_id``'s turn, and their seat;
+        else the ``TableError`` saying why not (a table that cannot be played says why, as on any use). For the
+        panels, which check before they show a turn's choices; ``act`` checks again under the lock."""
+        if channel_id is None:
+            raise TableError("no_table")
+        table = self.table(channel_id)
+        if game_key is not None and table.game.key != game_key:
+            raise TableError("no_table")
+        if table.state is None or table.record.status != "playing":
+            raise TableError("not_started")
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise TableError("not_seated")
+        if table.game.is_over(table.state):
+            raise TableError("game_over")
+        if seat.position not in table.game.to_act(table.state):
+            raise TableError("not_your_turn")
+        return table, seat.position
+
     async def act(self, channel_id: int, user_id: int, notation: str | Sequence[str],
                   expected_version: int | None = None) -> MoveOutcome:
         """Apply one move of ``user_id``, or several in a row committed together (all or nothing: a

@@ -199,23 +199,9 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
     def game_cog(self) -> Any:
         return self.bot.get_cog("GameCog")
 
-    def _table(self, channel_id: int | None) -> Table:
-        table = self.service.tables.get(channel_id)
-        if table is None or table.game.key != KEY:
-            raise TableError("no_table")
-        if table.state is None:
-            raise TableError("not_started")
-        return table
-
     def _mover(self, interaction: discord.Interaction) -> tuple[Table, int]:
         """The table and the caller's seat, if it is the caller's move; else a refusal."""
-        table = self._table(interaction.channel_id)
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise TableError("not_seated")
-        if seat.position not in table.game.to_act(table.state):
-            raise TableError("not_your_turn")
-        return table, seat.position
+        return self.service.mover(interaction.channel_id, interaction.user.id, KEY)
 
     async def open_panel(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)

@@ -225,19 +225,7 @@ class DewanPanel(GamePanel):
     # -- the position ----------------------------------------------------------------------------------
     def mover(self, interaction: discord.Interaction) -> tuple[Table, int]:
         """The caller's running Dewan table where it is their turn, or a ``TableError`` saying why not."""
-        table = self.service.tables.get(interaction.channel_id)
-        if table is None or table.game.key != KEY:
-            raise TableError("no_table")
-        if table.state is None:
-            raise TableError("not_started")
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise TableError("not_seated")
-        if table.game.is_over(table.state):
-            raise TableError("game_over")
-        if seat.position not in table.game.to_act(table.state):
-            raise TableError("not_your_turn")
-        return table, seat.position
+        return self.service.mover(interaction.channel_id, interaction.user.id, KEY)
 
     def header(self, table: Table, seat: int, locale: str) -> list[str]:
         return header(engine_of(table), table.state, seat, locale)

@@ -297,17 +297,7 @@ class MaplePanel(GamePanel):
 
     def mover(self, interaction: discord.Interaction) -> tuple[Table, int]:
         """The caller's running Maple Valley table where it is their move, or a TableError saying why not."""
-        table = self.service.tables.get(interaction.channel_id)
-        if table is None or table.game.key != KEY:
-            raise TableError("no_table")
-        if table.state is None or table.record.status != "playing":
-            raise TableError("not_started")
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise TableError("not_seated")
-        if seat.position not in table.game.to_act(table.state):
-            raise TableError("not_your_turn")
-        return table, seat.position
+        return self.service.mover(interaction.channel_id, interaction.user.id, KEY)
 
     # -- clicks ------------------------------------------------------------------------------------
     async def open(self, interaction: discord.Interaction) -> None:

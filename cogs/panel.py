@@ -196,20 +196,11 @@ class GenericPanel(GamePanel):
     def mover(self, interaction: discord.Interaction) -> tuple[Table, int, Presentation]:
         """The caller's running table where it is their turn, and its game's presentation; a ``TableError``
         saying why not."""
-        table = self.service.tables.get(interaction.channel_id)
-        presentation = presentation_of(table.game.key) if table is not None else None
-        if table is None or presentation is None:
+        table, position = self.service.mover(interaction.channel_id, interaction.user.id)
+        presentation = presentation_of(table.game.key)
+        if presentation is None:
             raise TableError("no_table")
-        if table.state is None:
-            raise TableError("not_started")
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise TableError("not_seated")
-        if table.game.is_over(table.state):
-            raise TableError("game_over")
-        if seat.position not in table.game.to_act(table.state):
-            raise TableError("not_your_turn")
-        return table, seat.position, presentation
+        return table, position, presentation
 
     # -- clicks ----------------------------------------------------------------------------------------
     async def open(self, interaction: discord.Interaction) -> None:

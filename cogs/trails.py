@@ -204,19 +204,7 @@ class TrailsPanel(GamePanel):
 
     def _turn_table(self, interaction: discord.Interaction) -> Table:
         """The caller's running Trails table where it is their turn, or a TableError saying why not."""
-        table = self.service.tables.get(interaction.channel_id)
-        if table is None or table.game.key != KEY:
-            raise TableError("no_table")
-        if table.state is None or table.record.status != "playing":
-            raise TableError("not_started")
-        seat = table.seat_of(interaction.user.id)
-        if seat is None:
-            raise TableError("not_seated")
-        if table.game.is_over(table.state):
-            raise TableError("game_over")
-        if seat.position not in table.game.to_act(table.state):
-            raise TableError("not_your_turn")
-        return table
+        return self.service.mover(interaction.channel_id, interaction.user.id, KEY)[0]
 
     # -- opening and driving the panel --------------------------------------------------------------
     async def open(self, interaction: discord.Interaction) -> None:

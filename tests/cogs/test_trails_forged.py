@@ -12,8 +12,9 @@ import discord
 import pytest
 
 from bot.i18n import t
+from bot.service_play import PlayMixin
 from bot.store.base import Seat, TableRecord
-from bot.tables import Table
+from bot.tables import Table, TableError
 from cogs.trails import (
     BUTTON_TEMPLATE,
     SELECT_TEMPLATE,
@@ -84,6 +85,13 @@ class Service:
     def __init__(self, table: Table) -> None:
         self.tables = {CHANNEL: table}
         self.acts: list[list[str]] = []
+
+    def table(self, channel_id: int) -> Table:
+        if channel_id not in self.tables:
+            raise TableError("no_table")
+        return self.tables[channel_id]
+
+    mover = PlayMixin.mover  # the real check of whose turn it is, on this stand-in's tables
 
     async def act(self, channel_id: int, user_id: int, moves: list[str], expected_version: int | None = None) -> Any:
         self.acts.append(moves)

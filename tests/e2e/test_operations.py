@@ -77,7 +77,7 @@ async def commands_in_a_row(fake, world) -> None:
 async def test_a_broken_table_says_what_is_wrong_on_status_and_its_host_closes_it(fake, world, make_bot, damage,
                                                                                   said):
     bot = await start_bot(fake, make_bot)
-    await open_table(fake, world, "nim", world.bob, options="pile=9")
+    _, first_board = await open_table(fake, world, "nim", world.bob, options="pile=9")
     await (await fake.slash("/game move", user=world.alice, channel=world.general, action="take 1")).response()
     table_id = bot.client.tables.tables[world.general.id].record.id
     await bot.client.store.flush()
@@ -92,6 +92,9 @@ async def test_a_broken_table_says_what_is_wrong_on_status_and_its_host_closes_i
         status = await (await fake.slash(command, user=user, channel=world.general, **options)).reply()
         assert status.ephemeral and said in status.content, (command, status.content)
         assert f"number {table_id}" in status.content and "/game abort" in status.content
+    # The Take turn button of a board posted before says the same, privately.
+    clicked = await (await fake.click(first_board, "pbc:panel:turn", user=world.bob)).reply(lambda m: m.ephemeral)
+    assert said in clicked.content and "/game abort" in clicked.content, clicked.content
     refused = await (await fake.slash("/game abort", user=world.bob, channel=world.general)).reply()
     assert refused.ephemeral and "host" in refused.content.lower()
     mark = fake.mark()
