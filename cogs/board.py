@@ -77,11 +77,6 @@ class GamePanel:
         """Extra embeds for the last board post (e.g. the scoring breakdown per player)."""
         return []
 
-    def extra_images(self, view: dict[str, Any], locale: str, names: list[str]) -> list[tuple[str, bytes]]:
-        """More public images drawn from the spectators' ``view``, as (file name, PNG); called in a worker
-        thread."""
-        return []
-
     def error_text(self, locale: str, error: Exception) -> str | None:
         """The game's own wording of a refusal (e.g. engine step names in words); ``None``: the catalogs'."""
         return None
@@ -205,11 +200,11 @@ class BoardPoster:
         view taken now: the live state may change with the next move while the thread draws."""
         names = seat_names(table)
         view = json.loads(json.dumps(table.game.view(table.state, None)))  # a copy owned by the thread
-        panel, key = self.panel(table.game.key), table.game.key
+        key = table.game.key
 
         def draw() -> list[tuple[str, bytes]]:
             board = rendering.render_board(key, view, locale, names)
-            return [("board.png", board), *panel.extra_images(view, locale, names)]
+            return [("board.png", board), *rendering.render_details(key, view, locale, names)]
 
         return await asyncio.to_thread(draw)
 

@@ -49,7 +49,6 @@ from presentation.deole import (  # the turn flow as plain data
     step_hint,
     tr,
 )
-from rendering.deole import render_sheets
 
 TURN_ID = "pbc:deole:turn"
 BUTTON_LABEL_LIMIT = 80  # Discord's limit on a button's label; a longer answer goes into a select menu
@@ -159,10 +158,6 @@ class DeolePanel(GamePanel):
 
     def final_embeds(self, table: Table, locale: str) -> list[discord.Embed]:
         return [final_embed(table, locale)]
-
-    def extra_images(self, view: dict[str, Any], locale: str, names: list[str]) -> list[tuple[str, bytes]]:
-        return [("sheets.png", render_sheets(view, locale, names=names))]
-
 
     def error_text(self, locale: str, error: Exception) -> str | None:
         return deole_error(locale, error)  # /game move's refusals name the step in words too

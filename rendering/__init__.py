@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 from typing import Any
 
@@ -14,6 +15,16 @@ from rendering.common import font, png_bytes
 def render_board(game_key: str, view: dict[str, Any], locale: str = "en", names: list[str] | None = None) -> bytes:
     """The game's board image (or a seat's private one, from its view); player ``names`` are shown."""
     return registry.renderer(game_key)(view, names=names, locale=locale)
+
+
+def render_details(game_key: str, view: dict[str, Any], locale: str = "en",
+                   names: list[str] | None = None) -> list[tuple[str, bytes]]:
+    """More public images after the board, as (file name, PNG): what a phone's first image leaves out (e.g.
+    Déole's Navigation sheets). The game's renderer module provides them as ``render_details(view, names=None,
+    locale="en")``; none by default."""
+    module = importlib.import_module(registry.entry(game_key).renderer.partition(":")[0])
+    details = getattr(module, "render_details", None)
+    return list(details(view, names=names, locale=locale)) if details is not None else []
 
 
 def render_text_card(view: dict[str, Any], names: list[str] | None = None, locale: str = "en") -> bytes:

@@ -359,6 +359,12 @@ SHEET_W = 150 + BOX_W * D.WIND_LENGTH + 20
 SHEET_H = 500
 
 
+def render_details(view: dict[str, Any], names: list[str] | None = None,
+                   locale: str = "en") -> list[tuple[str, bytes]]:
+    """The images after the board: the players' Navigation sheets."""
+    return [("sheets.png", render_sheets(view, locale, names=names))]
+
+
 def render_sheets(view: dict[str, Any], locale: str = "en", names: list[str] | None = None) -> bytes:
     """Every Navigation sheet, one under the other, as a PNG 580 px wide: side by side, two sheets made an
     image 1,144 px wide whose 12 px text was 6 px in Discord's inline view (about 550 px wide)."""
