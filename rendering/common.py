@@ -44,3 +44,46 @@ def fit_text(draw: ImageDraw.ImageDraw, text: str, face: Any, width: float) -> s
     while text and draw.textlength(text + "…", font=face) > width:
         text = text[:-1]
     return text + "…"
+
+
+RGB = tuple[int, int, int]
+HEADER_HEIGHT = 44  # px of the one-line header on top of every board (readable at 550 px wide)
+
+
+def text_on(colour: RGB) -> RGB:
+    """Black or white, whichever reads better on ``colour`` (relative luminance)."""
+    r, g, b = colour
+    return (20, 20, 20) if 0.299 * r + 0.587 * g + 0.114 * b > 140 else (250, 250, 250)
+
+
+def seat_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, colour: RGB,
+              letter: str) -> None:
+    """A seat's mark: a disc of its colour with a dark rim and the player's initial, so that colour is never
+    the only cue (colour-blind players read the letter)."""
+    x, y = centre
+    draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=colour, outline=(20, 20, 20),
+                 width=max(1, round(radius / 6)))
+    face = font(max(8, round(radius * 1.25)), bold=True)
+    draw.text((x, y), letter[:1].upper() or "?", font=face, fill=text_on(colour), anchor="mm")
+
+
+def header_strip(width: int, text: str, mark: tuple[RGB, str] | None = None, detail: str = "",
+                 background: RGB = (250, 247, 240), foreground: RGB = (25, 25, 25)) -> Image.Image:
+    """The one-line header every board starts with: ``mark`` (the colour and initial of the seat to move),
+    ``text`` in bold (who is to move, or the result) and ``detail`` after it (what the last player did and
+    scored), cut to the width."""
+    image = Image.new("RGB", (width, HEADER_HEIGHT), background)
+    draw = ImageDraw.Draw(image)
+    x = 10
+    if mark is not None:
+        seat_mark(draw, (x + 14, HEADER_HEIGHT / 2), 14, mark[0], mark[1])
+        x += 36
+    bold, plain = font(20, bold=True), font(18)
+    head = fit_text(draw, text, bold, width - x - 10)
+    draw.text((x, HEADER_HEIGHT / 2), head, font=bold, fill=foreground, anchor="lm")
+    x += draw.textlength(head, font=bold)
+    if detail and x < width - 60:
+        draw.text((x, HEADER_HEIGHT / 2), fit_text(draw, "  ·  " + detail, plain, width - x - 10), font=plain,
+                  fill=foreground, anchor="lm")
+    draw.line((0, HEADER_HEIGHT - 1, width, HEADER_HEIGHT - 1), fill=(200, 195, 185), width=1)
+    return image
