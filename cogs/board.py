@@ -77,9 +77,17 @@ class GamePanel:
         """Extra embeds for the last board post (e.g. the scoring breakdown per player)."""
         return []
 
-    def error_text(self, locale: str, error: Exception) -> str | None:
+    def error_text(self, locale: str, error: Exception, key: str | None = None) -> str | None:
         """The game's own wording of a refusal (e.g. engine step names in words); ``None``: the catalogs'."""
         return None
+
+    def holds_steps(self, key: str) -> bool:
+        """Whether the events of steps answered privately are held (stored) and told with the turn's board."""
+        return self.tells_steps
+
+    def held(self, table: Table, outcome: MoveOutcome) -> list[tuple[int, Any]]:
+        """What a step's commit leaves for the turn's board (when ``holds_steps``)."""
+        return list(outcome.events)
 
     bot: Any = None  # the bot, for a game's panel that asks the table service or the /game cog
 
@@ -124,7 +132,8 @@ class BoardPoster:
         that tells the mover afterwards."""
         message = await self.send_board(outcome, headline, locale)
         interaction.extras["board"] = message
-        if interaction.response.type == discord.InteractionResponseType.deferred_channel_message:
+        if interaction.response.type == discord.InteractionResponseType.deferred_channel_message \
+                and not interaction.extras.get("panel"):  # a panel tells the mover itself (cogs/panel.py)
             own = locale_of(interaction)
             await answer(interaction, board_note(own, message, lambda link: t(own, posted_key, link=link)))
         return message

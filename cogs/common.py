@@ -93,11 +93,23 @@ async def ack(interaction: discord.Interaction, public: bool = False) -> None:
         log.warning("could not acknowledge an interaction: %s", expected_error(error) or error)
 
 
+async def ack_privately(interaction: discord.Interaction) -> None:
+    """Acknowledge a click whose answer is a private message of its own (a panel opened from a board post):
+    a private "thinking" that the answer replaces, as a slash command's."""
+    if interaction.response.is_done():
+        return
+    interaction.extras["public"] = False
+    try:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    except (discord.DiscordException, OSError, TimeoutError) as error:
+        log.warning("could not acknowledge an interaction: %s", expected_error(error) or error)
+
+
 def _thinking(interaction: discord.Interaction) -> bool:
     return interaction.response.type == discord.InteractionResponseType.deferred_channel_message
 
 
-def _files(images: list[tuple[str, bytes]] | None) -> list[discord.File]:
+def as_files(images: list[tuple[str, bytes]] | None) -> list[discord.File]:
     return [discord.File(io.BytesIO(data), name) for name, data in images or []]
 
 
@@ -116,15 +128,15 @@ async def answer(interaction: discord.Interaction, text: str | None = None, *, v
         fields["view"] = view
     if not interaction.response.is_done():
         await deliver(lambda: interaction.response.send_message(text, ephemeral=True,
-                                                                files=_files(images) + extra_files, **fields),
+                                                                files=as_files(images) + extra_files, **fields),
                       "an answer")
     elif _thinking(interaction):  # the "thinking" message becomes the answer
         await deliver(lambda: interaction.edit_original_response(content=text,
-                                                                 attachments=_files(images) + extra_files,
+                                                                 attachments=as_files(images) + extra_files,
                                                                  **fields), "an answer", REPLY_RETRY_DELAYS)
     else:  # a button or select acknowledged silently: a private message of its own
         await deliver(lambda: interaction.followup.send(text or "\u200b", ephemeral=True,
-                                                        files=_files(images) + extra_files, **fields),
+                                                        files=as_files(images) + extra_files, **fields),
                       "an answer", REPLY_RETRY_DELAYS)
 
 

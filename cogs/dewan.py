@@ -204,7 +204,7 @@ class DewanPanel(GamePanel):
     def final_embeds(self, table: Table, locale: str) -> list[discord.Embed]:
         return [final_embed(table, locale)]
 
-    def error_text(self, locale: str, error: Exception) -> str | None:
+    def error_text(self, locale: str, error: Exception, key: str | None = None) -> str | None:
         """``wrong_step`` names the step in words (the engine's code is its phase)."""
         if isinstance(error, IllegalAction) and error.code == "wrong_step":
             step = tr(locale, f"step.{error.params.get('step')}")

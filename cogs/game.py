@@ -104,12 +104,13 @@ class GameCog(BoardPoster, HostCommands, LobbyCommands, RatingsCommands, ReplayC
         bot.add_view(HandView(self))
         bot.add_dynamic_items(history.HistoryPage)
         # A game with a presentation module and no cog of its own is played with the generic panel.
-        generic = [e.key for e in registry.entries() if e.presentation is not None and e.cog is None]
+        # Every game with a presentation module is played with the one panel (its cog adds typed shortcuts).
+        generic = [e.key for e in registry.entries() if e.presentation is not None]
         if generic:
             shared = generic_panel.GenericPanel(bot)
             self.panels.update(dict.fromkeys(generic, shared))
             bot.add_view(generic_panel.TurnView())
-            bot.add_dynamic_items(generic_panel.PanelButton, generic_panel.PanelSelect)
+            bot.add_dynamic_items(*generic_panel.DYNAMIC_ITEMS)
         super().__init__()
 
     def add_panel(self, key: str, panel: GamePanel) -> None:
@@ -180,7 +181,7 @@ class GameCog(BoardPoster, HostCommands, LobbyCommands, RatingsCommands, ReplayC
         try:
             outcome = await self.service.act(where(interaction), interaction.user.id, notation, expected_version)
         except (TableError, IllegalAction) as error:
-            own = self.panel(table.game.key).error_text(locale, error) if table else None
+            own = self.panel(table.game.key).error_text(locale, error, table.game.key) if table else None
             await answer(interaction, own or error_text(locale, error, table.game.key if table else None))
             return None
         except Exception as error:  # the move did not commit; tell the player with an id
@@ -188,8 +189,8 @@ class GameCog(BoardPoster, HostCommands, LobbyCommands, RatingsCommands, ReplayC
             return None
         panel = self.panel(outcome.table.game.key)
         if not outcome.announce:  # a step of the turn; the channel hears the whole turn once
-            if panel.tells_steps:  # stored before the player hears back, so no shutdown loses it
-                await self.service.hold_events(outcome.table, outcome.events)
+            if panel.holds_steps(outcome.table.game.key):  # stored before the player hears back: no shutdown loses it
+                await self.service.hold_events(outcome.table, panel.held(outcome.table, outcome))
             await panel.answer_step(interaction, outcome.table, outcome)
         else:
             await self.post_board(interaction, outcome, None, locale)

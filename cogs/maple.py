@@ -238,7 +238,7 @@ class MaplePanel(GamePanel):
     def final_embeds(self, table: Table, locale: str) -> list[discord.Embed]:
         return [final_embed(table, locale)]
 
-    def error_text(self, locale: str, error: Exception) -> str | None:
+    def error_text(self, locale: str, error: Exception, key: str | None = None) -> str | None:
         return maple_error(locale, error)
 
     async def answer_step(self, interaction: discord.Interaction, table: Table, outcome: MoveOutcome) -> None:

@@ -192,7 +192,7 @@ class TrailsPanel(GamePanel):
         key = {"place": "cmd_reply.placed", "undo": "cmd_reply.undone"}.get(head, "cmd_reply.figured")
         await self.bot.get_cog("TrailsCog").step_reply(interaction, table, key)
 
-    def error_text(self, locale: str, error: Exception) -> str | None:
+    def error_text(self, locale: str, error: Exception, key: str | None = None) -> str | None:
         """``wrong_step`` with the step in words."""
         return wrong_step_text(locale, error.code, error.params) if isinstance(error, IllegalAction) else None
 

@@ -11,15 +11,27 @@ A game's presentation module (named by its ``GameEntry.presentation``) has two p
   (``events``: ``(seat, Event)`` pairs; ``names``: the seats' names).
 
 Both read the engine's state and the catalogs (``presentation.i18n``) only: no Discord, no I/O, no clock.
-The generic panel (``cogs/panel.py``) shows a ``Step`` as buttons or a select, pages long lists, offers Undo
-while ``chosen`` is not empty, and commits ``Done.notations`` through the table service.
+The generic panel (``cogs/panel.py``) shows a ``Step`` as buttons or selects, pages long lists, offers Undo
+while ``chosen`` is not empty, and commits ``Done.notations`` through the table service. A game whose turn is
+committed step by step (each ``Done`` one step, the turn going on after it) is asked ``flow`` again, from
+``chosen=()``, after each commit.
+
+A module may also provide (each optional; the panel does without):
+
+- ``reword(error, locale) -> IllegalAction``: a refused move's parameters in words (e.g. the step's name),
+  told by the game's catalogs.
+- ``final(result, names, locale) -> Final``: the final scoring breakdown under the last board.
+- ``TELLS_STEPS = True``: the events of steps committed before the turn ends are held and told together on the
+  turn's board; ``held(moves, events, before) -> events`` shapes what is held (``before``: the position's JSON
+  the commit started from).
+- ``narrate_at(state, events, names, locale)``: ``narrate`` that reads the position after the events too.
 """
 
 from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Literal, Protocol
@@ -42,6 +54,8 @@ class Choice:
     notations: tuple[str, ...] = ()
     style: Style = "secondary"
     description: str | None = None  # a second line in a select menu
+    group: str = ""  # choices of one group share a select menu (its placeholder: ``Step.placeholders``)
+    pinned: bool = False  # always a button on the panel's last row (End turn, Undo a committed step, Show...)
 
     def __post_init__(self) -> None:
         if KEY_RE.fullmatch(self.key) is None:
@@ -57,6 +71,11 @@ class Step:
     choices: tuple[Choice, ...]
     can_undo: bool = False
     placeholder: str | None = None  # a select menu's text, when the choices are too many for buttons
+    placeholders: tuple[tuple[str, str], ...] = ()  # (group, text): a group's own select menu text
+    on_board: bool = False  # the turn's first step: also offered under the board post (up to 25 choices)
+    # A picture of the step (e.g. the planned move on the board), drawn off the event loop from the
+    # players' names; it must read only what the step was made from (the position may move on meanwhile).
+    picture: Callable[[Sequence[str]], bytes] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +85,18 @@ class Done:
     notations: tuple[str, ...]
     summary: str = ""
     extra: dict[str, Any] = field(default_factory=dict[str, Any])
+
+
+@dataclass(frozen=True, slots=True)
+class Final:
+    """The final scoring breakdown: a title, an optional line under it, one field per player (name, value)
+    and a footer."""
+
+    title: str
+    fields: tuple[tuple[str, str], ...]
+    description: str | None = None
+    footer: str | None = None
+    inline: bool = True
 
 
 class Presentation(Protocol):

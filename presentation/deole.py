@@ -1,7 +1,7 @@
 """Déole's turn in chat as plain data (presentation/core.py): the answers of the current decision and the
 panel's combined answers (several steps in one click), their labels, the prompt, the hints of the typed
-commands, and the events in words. Pure: the engine's state and the catalogs, no discord.py; the Déole cog
-(cogs/deole.py) shows them in its panel and commands.
+commands, the events in words and the final scores. Pure: the engine's state and the catalogs, no discord.py;
+the generic panel (cogs/panel.py) shows them, the Déole cog (cogs/deole.py) adds the typed commands.
 
 A pick is a chain of small decisions; :func:`panel_choices` joins the next decisions to an answer while
 their outcome is known (no die rolled or drawn), so a pick mostly takes a click or two. ``flow`` offers these
@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import Event
+from games.core import Event, IllegalAction, Result
 from games.deole import GAME
 from games.deole import data as D
 from games.deole.engine import DeoleGame, DeoleState, DisasterOutlook
@@ -244,8 +244,8 @@ def prompt(game: DeoleGame, state: DeoleState, seat: int, names: Sequence[str] |
         return t(locale, "game.over")
     if view["actor"] != seat:
         return tr(locale, "panel.done")
-    lines = [tr(locale, "panel.header", round=view["round"], turn=view["turn"], player=names[seat])] if names \
-        else []
+    lines = [tr(locale, "panel.header", round=view["round"], turn=view["turn"], player=names[seat]) if names
+             else tr(locale, "panel.header_round", round=view["round"], turn=view["turn"])]
     if view["pool"]:
         lines.append(tr(locale, "panel.pool", dice=dice_text(view["pool"], locale)))
     current = view["current"]
@@ -327,14 +327,33 @@ def panel_text(game: DeoleGame, state: DeoleState, seat: int, names: Sequence[st
     return text
 
 
+TELLS_STEPS = True  # a pick's steps are told together on the board posted when it is done
+
+
 def flow(state: DeoleState, seat: int, chosen: tuple[str, ...], locale: str) -> core.Step | core.Done:
-    """One commit of the pick: the panel's answers (:func:`panel_choices`, keyed by their index), then
-    ``Done`` with the chosen answer's notations. The pick's next decisions are the next ``flow`` after the
-    commit (a die may be rolled or drawn in between)."""
+    """One commit of the pick: the panel's answers (:func:`panel_choices`, keyed by their index; also under
+    the board post), then ``Done`` with the chosen answer's notations. The pick's next decisions are the next
+    ``flow`` after the commit (a die may be rolled or drawn in between)."""
     options = panel_choices(GAME, state, seat, locale)
     if not chosen:
         return core.Step(panel_text(GAME, state, seat, None, locale, options),
-                         tuple(core.Choice(str(i), c.label, c.notations) for i, c in enumerate(options)),
-                         placeholder=tr(locale, "panel.pick"))
+                         tuple(core.Choice(str(i), c.label, c.notations, description=c.label[100:200] or None)
+                               for i, c in enumerate(options)),
+                         placeholder=tr(locale, "panel.pick"), on_board=True)
     choice = options[int(chosen[0])]
     return core.Done(choice.notations, choice.label)
+
+
+def reword(error: IllegalAction, locale: str) -> IllegalAction:
+    """A refusal naming the engine's step names it in words."""
+    if error.code == "wrong_step":
+        return IllegalAction(error.code, **dict(error.params, step=tr(locale, f"step.{error.params.get('step')}")))
+    return error
+
+
+def final(result: Result, names: Sequence[str], locale: str) -> core.Final:
+    """The final scores, one line per player with the breakdown (solo: the voyage's outcome first)."""
+    solo = tr(locale, f"final.solo.{result.extra['outcome']}") if result.extra.get("solo") else None
+    fields = tuple((tr(locale, "final.player", rank=p.rank, player=names[p.seat], score=p.score),
+                    tr(locale, "final.breakdown", **p.breakdown)) for p in result.ranking)
+    return core.Final(tr(locale, "final.title"), fields, description=solo, inline=False)

@@ -19,7 +19,8 @@ def test_the_step_offers_the_panels_answers_in_order_keyed_by_index() -> None:
     step = flow(state, 0, (), "en")
     answers = panel_choices(GAME, state, 0, "en")
     assert isinstance(step, Step) and not step.can_undo
-    assert step.prompt.startswith("Dice on the track: blue 5, red 2, yellow 3") and "**Choose a die.**" in step.prompt
+    assert step.prompt.startswith("Déole · round 1/3, turn 1/5\nDice on the track: blue 5, red 2, yellow 3")
+    assert "**Choose a die.**" in step.prompt and step.on_board
     assert [(c.key, c.label, c.notations) for c in step.choices] == [
         (str(i), a.label, a.notations) for i, a in enumerate(answers)]
     assert len(step.choices) > 3  # answers that play several steps at once joined the three dice

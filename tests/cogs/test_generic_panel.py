@@ -31,17 +31,39 @@ def test_up_to_twenty_choices_are_buttons_in_order_with_undo_on_the_last_row() -
     assert all(re.fullmatch(BUTTON_TEMPLATE, i) for i in ids(view))
 
 
-@pytest.mark.parametrize(("page", "shown"), [(0, range(0, 25)), (1, range(25, 50)), (2, range(50, 60)), (9, range(50, 60))])
-def test_more_choices_are_a_select_paged_by_twenty_five(page: int, shown: range) -> None:
-    view = step_view(step(60), ("a",), 3, page, "en")
-    (select,) = [i for i in view.children if isinstance(i, discord.ui.Select)]
-    assert [o.value for o in select.options] == [f"c{n}" for n in shown]
-    assert re.fullmatch(SELECT_TEMPLATE, str(select.custom_id))
+def selects(view: discord.ui.View) -> list[discord.ui.Select]:
+    return [i for i in view.children if isinstance(i, discord.ui.Select)]
+
+
+def test_more_choices_are_select_menus_of_twenty_five_four_to_a_page() -> None:
+    view = step_view(step(60), ("a",), 3, 0, "en")  # 60 choices: three menus, one page (no paging click)
+    assert [[o.value for o in s.options] for s in selects(view)] == [
+        [f"c{n}" for n in range(0, 25)], [f"c{n}" for n in range(25, 50)], [f"c{n}" for n in range(50, 60)]]
+    assert all(re.fullmatch(SELECT_TEMPLATE, str(s.custom_id)) for s in selects(view))
+    assert {b.label for b in view.children if isinstance(b, discord.ui.Button)} == {"Undo"}
+    assert "Page" not in step_text(step(60), 0, "en")
+
+
+@pytest.mark.parametrize(("page", "first", "last"), [(0, 0, 100), (1, 100, 130), (9, 100, 130)])
+def test_past_four_menus_the_choices_are_paged(page: int, first: int, last: int) -> None:
+    view = step_view(step(130), ("a",), 3, page, "en")
+    assert [o.value for s in selects(view) for o in s.options] == [f"c{n}" for n in range(first, last)]
     labels = {b.label: b for b in view.children if isinstance(b, discord.ui.Button)}
     assert set(labels) == {"Previous", "More", "Undo"}
-    assert labels["Previous"].disabled == (page == 0) and labels["More"].disabled == (page >= 2)
+    assert labels["Previous"].disabled == (page == 0) and labels["More"].disabled == (page >= 1)
     assert len(set(ids(view))) == len(ids(view)) and all(len(i) <= 100 for i in ids(view))
-    assert "Page" in step_text(step(60), page, "en")
+    assert "Page" in step_text(step(130), page, "en")
+
+
+def test_small_groups_are_buttons_large_ones_menus_with_their_own_text_and_pinned_choices_last() -> None:
+    takes = tuple(Choice(f"t{n}", f"Take {n}", group="take") for n in range(3))
+    places = tuple(Choice(f"p{n}", f"Place {n}", group="place") for n in range(30))
+    end = Choice("end", "End turn", ("end",), "primary", pinned=True)
+    view = step_view(Step("Go", (*takes, *places, end), placeholders=(("place", "Where to?"),)), (), 5, 0, "en")
+    buttons = [b for b in view.children if isinstance(b, discord.ui.Button)]
+    assert [(b.label, b.row) for b in buttons] == [("Take 0", 0), ("Take 1", 0), ("Take 2", 0), ("End turn", 4)]
+    assert [(s.placeholder, s.row, len(s.options)) for s in selects(view)] == [("Where to?", 1, 25), ("Where to?", 2, 5)]
+    assert buttons[-1].style == discord.ButtonStyle.primary and buttons[-1].custom_id == "pbc:panel:do:5:0:end"
 
 
 def test_chosen_keys_round_trip_and_anything_else_is_stale() -> None:

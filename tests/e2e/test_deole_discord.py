@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 
+import discord
+
 from games.core import Event
 from tests.e2e.harness import start_bot, start_table
 
 # The panel's line once a pick is done (deole.panel.done / panel.posted), in English and Russian.
-POSTED = {"en-US": "board is posted", "ru": "поле выложено"}
+POSTED = {"en-US": "board is posted", "ru": "доска опубликована"}
 
 
 def _is_board(message) -> bool:
@@ -35,20 +37,20 @@ async def _board_settled(bot, channel, timeout: float = 5.0) -> None:
 
 
 def _panel_ids(message) -> list[str]:
-    return [i for i in message.custom_ids() if i.startswith(("pbc:deole:do:", "pbc:deole:pick:"))]
+    return [i for i in message.custom_ids() if i.startswith(("pbc:panel:do:", "pbc:panel:sel:"))]
 
 
 async def _play_pick(fake, board, user, channel, step: int, locale: str = "en-US"):
     """Press Take turn and answer every question of the pick (varying the answers); the next board."""
     mark = fake.mark()
-    panel = await (await fake.click(board, "pbc:deole:turn", user=user, locale=locale)).reply()
+    panel = await (await fake.click(board, "pbc:panel:turn", user=user, locale=locale)).reply()
     assert panel.ephemeral
     while POSTED[locale] not in panel.content:
         ids = _panel_ids(panel)
         assert ids, panel.content
         step += 1
         shown = panel.seq  # before the click: the panel's edit may come quickly
-        if ids[0].startswith("pbc:deole:pick:"):
+        if ids[0].startswith("pbc:panel:sel:"):
             options = panel.component(ids[0])["options"]
             inter = await fake.select(panel, ids[0], [options[step % len(options)]["value"]], user=user,
                                       locale=locale)
@@ -74,28 +76,28 @@ async def test_two_player_game_through_the_panel(fake, world, make_bot):
     channel = world.general
     board = await _start(fake, world, channel, [world.alice, world.bob])
     assert [a.image().format for a in board.attachments] == ["PNG", "PNG"]
-    assert "pbc:deole:turn" in board.custom_ids()
+    assert "pbc:panel:turn" in board.custom_ids()
 
     # Not seated, and seated but not to move: ephemeral refusals, nothing is posted.
     mover = board.mentions[0]
     other = world.bob if mover == world.alice.id else world.alice
     before = len(fake.channel_messages(channel))
     for user, words in ((world.carol, "not seated"), (other, "not your turn")):
-        refusal = await (await fake.click(board, "pbc:deole:turn", user=user)).reply()
+        refusal = await (await fake.click(board, "pbc:panel:turn", user=user)).reply()
         assert refusal.ephemeral and words in refusal.content.lower()
     assert len(fake.channel_messages(channel)) == before
 
     # Two panels at the same version: the second answer to the same question is "already played".
     users = {world.alice.id: world.alice, world.bob.id: world.bob}
-    first = await (await fake.click(board, "pbc:deole:turn", user=users[mover])).reply()
-    second = await (await fake.click(board, "pbc:deole:turn", user=users[mover])).reply()
+    first = await (await fake.click(board, "pbc:panel:turn", user=users[mover])).reply()
+    second = await (await fake.click(board, "pbc:panel:turn", user=users[mover])).reply()
     button = _panel_ids(first)[0]
     shown = first.seq
     mark = fake.mark()
     assert (await (await fake.click(first, button, user=users[mover])).response()).type == 6
     # the answered panel moved on (an answer may play several steps, up to the end of the pick)
     moved = await fake.wait_for_message(None, lambda m: m.id == first.id, after=shown)
-    stale = await (await fake.click(second, button, user=users[mover])).reply()
+    stale = await (await fake.click(second, button, user=users[mover])).reply(lambda m: m.id != second.id)
     assert stale.ephemeral and "already" in stale.content.lower()
 
     # A typist answers the next question with /deole play and its autocomplete.
@@ -130,10 +132,10 @@ async def test_solo_game_in_russian_to_the_end(fake, world, make_bot):
     channel = world.lounge
     board = await _start(fake, world, channel, [world.dave], options="side=red", locale="ru")
     assert [a.image().size[0] > 300 for a in board.attachments] == [True, True]
-    refusal = await (await fake.click(board, "pbc:deole:turn", user=world.alice)).reply()
+    refusal = await (await fake.click(board, "pbc:panel:turn", user=world.alice)).reply()
     assert refusal.ephemeral
     # The panel in Russian.
-    panel = await (await fake.click(board, "pbc:deole:turn", user=world.dave, locale="ru")).reply()
+    panel = await (await fake.click(board, "pbc:panel:turn", user=world.dave, locale="ru")).reply()
     assert "Деоль" in panel.content
     # /game move out of step: the refusal names the step in Russian words, not the engine's key
     wrong = await (await fake.slash("/game move", user=world.dave, channel=channel, locale="ru",
@@ -152,14 +154,16 @@ async def test_solo_game_in_russian_to_the_end(fake, world, make_bot):
 
 
 def test_many_answers_go_into_a_select_menu():
-    from cogs.deole import panel_view
-    from presentation.deole import Choice
+    from cogs.panel import step_view
+    from presentation.core import Choice, Step
 
-    few = panel_view([Choice(("bonus A",), "A")] * 3, 7, "en")
-    assert [i.custom_id for i in few.children] == [f"pbc:deole:do:7:{i}" for i in range(3)]
-    many = panel_view([Choice((f"take red {i}",), f"red {i}") for i in range(24)], 7, "en")
+    few = step_view(Step("?", tuple(Choice(str(i), "A", ("bonus A",)) for i in range(3))), (), 7, 0, "en")
+    assert [i.custom_id for i in few.children] == [f"pbc:panel:do:7:0:{i}" for i in range(3)]
+    many = step_view(Step("?", tuple(Choice(str(i), f"red {i}", (f"take red {i}",)) for i in range(24))), (), 7, 0, "en")
     (select,) = many.children
-    assert select.custom_id == "pbc:deole:pick:7" and len(select.item.options) == 24
+    assert select.custom_id == "pbc:panel:sel:7:0r0:" and len(select.options) == 24
+    long = step_view(Step("?", (Choice("0", "blue 5 · " * 12, ("die blue 5",)),)), (), 7, 0, "en")
+    assert isinstance(long.children[0], discord.ui.Select)  # a label longer than a button holds
 
 
 def test_russian_event_lines_name_colours_in_russian():

@@ -120,7 +120,7 @@ async def test_deole_step_commands_say_why_a_step_has_no_answers(fake, world, ma
     version = table.version
     reply = await (await fake.slash("/deole die", user=user, channel=channel, die=done["value"])).reply()
     assert reply.ephemeral and "Choose the track for this die." in reply.content
-    assert [i for i in reply.custom_ids() if i.startswith("pbc:deole:do:")]
+    assert [i for i in reply.custom_ids() if i.startswith("pbc:panel:do:")]
     assert table.version == version
     await bot.stop()
 
@@ -172,10 +172,10 @@ async def test_a_deole_pick_starts_from_the_board_and_an_answer_plays_several_st
     for _ in range(4):  # a few picks, each started on its board post
         user = _mover(bot, world, channel)
         other = world.bob if user == world.alice else world.alice
-        pick = next(i for i in board.custom_ids() if i.startswith("pbc:deole:pick:"))
+        pick = next(i for i in board.custom_ids() if i.startswith("pbc:panel:sel:"))
         options = board.component(pick)["options"]
-        assert "pbc:deole:turn" in board.custom_ids() and 0 < len(options) <= 25
-        assert board.component(pick)["placeholder"].endswith(", your pick…")
+        assert "pbc:panel:turn" in board.custom_ids() and 0 < len(options) <= 25
+        assert board.component(pick)["placeholder"].endswith(": Choose…")
         refusal = await (await fake.select(board, pick, [options[0]["value"]], user=other)).reply()
         assert refusal.ephemeral and "not your turn" in refusal.content.lower()
         option = max(options, key=lambda o: o["label"].count(" · "))  # the answer playing the most steps
@@ -185,9 +185,10 @@ async def test_a_deole_pick_starts_from_the_board_and_an_answer_plays_several_st
         reply = await (await fake.select(board, pick, [option["value"]], user=user)).reply(lambda m: m.ephemeral)
         assert reply.ephemeral and len(fake.messages[board.id].history) == shown  # the board is left as it was
         while "board is posted" not in reply.content:  # the rest of the pick in the private panel
-            ids = [i for i in reply.custom_ids() if i.startswith(("pbc:deole:do:", "pbc:deole:pick:"))]
+            ids = [i for i in reply.custom_ids() if i.startswith(("pbc:panel:do:", "pbc:panel:sel:"))]
+            assert ids, reply.content
             seen = reply.seq
-            if ids[0].startswith("pbc:deole:pick:"):
+            if ids[0].startswith("pbc:panel:sel:"):
                 inter = await fake.select(reply, ids[0], [reply.component(ids[0])["options"][0]["value"]], user=user)
             else:
                 inter = await fake.click(reply, ids[0], user=user)
