@@ -11,15 +11,16 @@ from PIL import Image, ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).with_name("fonts")
 
-# Player colours by seat, chosen to stay distinct for the common colour-vision deficiencies;
-# renderers also draw a letter or shape so colour is never the only cue.
+# Player colours by seat: the Okabe-Ito palette (black lifted a little), which keeps every pair at least 12
+# CIEDE2000 apart for normal vision and under simulated protanopia, deuteranopia and tritanopia (tested in
+# tests/rendering/test_colour_vision.py). Renderers also draw an initial or a shape: colour is never the only cue.
 PLAYER_COLORS: dict[str, tuple[int, int, int]] = {
-    "red": (213, 62, 79),
-    "blue": (50, 136, 189),
-    "green": (102, 189, 99),
-    "yellow": (254, 224, 89),
+    "red": (213, 94, 0),  # vermilion
+    "blue": (0, 114, 178),
+    "green": (0, 158, 115),  # bluish green
+    "yellow": (240, 228, 66),
     "black": (40, 40, 40),
-    "purple": (153, 112, 171),
+    "purple": (204, 121, 167),  # reddish purple
 }
 COLOR_ORDER: tuple[str, ...] = tuple(PLAYER_COLORS)
 
