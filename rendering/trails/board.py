@@ -538,11 +538,11 @@ def _header(view: dict[str, Any], names: dict[int, str], seat_labels: dict[int, 
     last turn did and scored."""
     text = _text(locale)
     turn = view.get("turn")
+    places = _places(view)
     if turn:
         seat = int(turn.get("seat", 0))
         head = text["header_move"].format(name=names.get(seat, "?"))
     else:
-        places = _places(view)
         winners = [s for s, place in places.items() if place == 1]
         seat = winners[0] if winners else 0
         best = next((p.get("score", 0) for p in view.get("players") or [] if p["seat"] == seat), 0)

@@ -3,10 +3,12 @@ quiet legal spots, final places and breakdown, height at most twice the width.""
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 from PIL import Image, ImageStat
 
-from rendering.common import HEADER_HEIGHT, PLAYER_COLORS, text_on
+from rendering.common import HEADER_HEIGHT, PLAYER_COLORS, RGB, text_on
 from rendering.trails import TEXTS, board_image, position_labels
 from rendering.trails.board import (
     BACKGROUND,
@@ -37,8 +39,9 @@ def test_every_figure_stands_out_from_what_it_sits_on(ground, kind) -> None:
         on = Image.new("RGB", sprite.size, ground)
         on.paste(sprite, (0, 0), sprite)
         row = sprite.height * 3 // 5
-        edge = next(x for x in range(sprite.width) if sprite.getpixel((x, row))[3] > 100)
-        rim = [on.getpixel((x, row)) for x in range(edge, edge + 6)]
+        alpha = sprite.getchannel("A")
+        edge = next(x for x in range(sprite.width) if cast(int, alpha.getpixel((x, row))) > 100)
+        rim = [cast(RGB, on.getpixel((x, row))) for x in range(edge, edge + 6)]
         assert any(closest_pairs({"edge": c, "ground": ground}, MIN_DELTA_E) == [] for c in rim), name
 
 
@@ -68,7 +71,7 @@ def test_the_header_says_who_moves_and_what_the_last_turn_did() -> None:
     band = image.crop((0, 0, layout.size[0], layout.header))
     # The mover's mark: their seat colour in the header.
     colour = PLAYER_COLORS[view["players"][seat]["color"]]
-    assert any(pixel == colour for _, pixel in band.getcolors(1 << 16))
+    assert any(pixel == colour for _, pixel in band.getcolors(1 << 16) or [])
     header = _header(view, names, {n: NAMES[n][0] for n in range(4)}, "en", layout)
     assert header.size == (layout.size[0], layout.header)
 
