@@ -67,9 +67,18 @@ def main() -> None:
     state = GAME.setup(4, {}, 1)
     play_out(GAME, state, 1)
     view = GAME.view(state, None)
+    # Issue 38's yardstick: a game's most crowded board renders within 1.5x a finished 4-player Trails board
+    # with every expansion (the board; the Navigation sheets are the second image).
+    from rendering.trails import render_board as trails_board
+    from tests.rendering.trails.boards import game_view
+
+    trails = game_view(None, seed=11)
+    reference, _ = render_times(trails, lambda v, locale: trails_board(v, None, locale))
+    print(f"reference: finished 4-player Trails board, median {reference:.1f} ms")
     for name, function in (("render (Exploration sheet)", render), ("render_sheets (Navigation)", render_sheets)):
         median, p99 = render_times(view, function)
-        print(f"{name}: median {median:.1f} ms, p99 {p99:.1f} ms, {len(function(view, 'en')) // 1024} KiB")
+        print(f"{name}: median {median:.1f} ms ({median / reference:.2f}x the reference), p99 {p99:.1f} ms, "
+              f"{len(function(view, 'en')) // 1024} KiB")
 
 
 if __name__ == "__main__":

@@ -11,15 +11,16 @@ from PIL import Image, ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).with_name("fonts")
 
-# Player colours by seat, chosen to stay distinct for the common colour-vision deficiencies;
-# renderers also draw a letter or shape so colour is never the only cue.
+# Player colours by seat: the Okabe-Ito palette (black lifted a little), which keeps every pair at least 12
+# CIEDE2000 apart for normal vision and under simulated protanopia, deuteranopia and tritanopia (tested in
+# tests/rendering/test_colour_vision.py). Renderers also draw an initial or a shape: colour is never the only cue.
 PLAYER_COLORS: dict[str, tuple[int, int, int]] = {
-    "red": (213, 62, 79),
-    "blue": (50, 136, 189),
-    "green": (102, 189, 99),
-    "yellow": (254, 224, 89),
+    "red": (213, 94, 0),  # vermilion
+    "blue": (0, 114, 178),
+    "green": (0, 158, 115),  # bluish green
+    "yellow": (240, 228, 66),
     "black": (40, 40, 40),
-    "purple": (153, 112, 171),
+    "purple": (204, 121, 167),  # reddish purple
 }
 COLOR_ORDER: tuple[str, ...] = tuple(PLAYER_COLORS)
 
@@ -68,22 +69,25 @@ def seat_mark(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: fl
 
 
 def header_strip(width: int, text: str, mark: tuple[RGB, str] | None = None, detail: str = "",
-                 background: RGB = (250, 247, 240), foreground: RGB = (25, 25, 25)) -> Image.Image:
+                 background: RGB = (250, 247, 240), foreground: RGB = (25, 25, 25),
+                 scale: float = 1.0) -> Image.Image:
     """The one-line header every board starts with: ``mark`` (the colour and initial of the seat to move),
     ``text`` in bold (who is to move, or the result) and ``detail`` after it (what the last player did and
-    scored), cut to the width."""
-    image = Image.new("RGB", (width, HEADER_HEIGHT), background)
+    scored), cut to the width. ``scale`` multiplies every size, for an image wider than it is seen inline
+    (a board 1,100 px wide shown 550 px wide wants ``scale=2`` to keep 18 px text)."""
+    height = round(HEADER_HEIGHT * scale)
+    image = Image.new("RGB", (width, height), background)
     draw = ImageDraw.Draw(image)
-    x = 10
+    x = 10 * scale
     if mark is not None:
-        seat_mark(draw, (x + 14, HEADER_HEIGHT / 2), 14, mark[0], mark[1])
-        x += 36
-    bold, plain = font(20, bold=True), font(18)
-    head = fit_text(draw, text, bold, width - x - 10)
-    draw.text((x, HEADER_HEIGHT / 2), head, font=bold, fill=foreground, anchor="lm")
+        seat_mark(draw, (x + 14 * scale, height / 2), 14 * scale, mark[0], mark[1])
+        x += 36 * scale
+    bold, plain = font(round(20 * scale), bold=True), font(round(18 * scale))
+    head = fit_text(draw, text, bold, width - x - 10 * scale)
+    draw.text((x, height / 2), head, font=bold, fill=foreground, anchor="lm")
     x += draw.textlength(head, font=bold)
-    if detail and x < width - 60:
-        draw.text((x, HEADER_HEIGHT / 2), fit_text(draw, "  ·  " + detail, plain, width - x - 10), font=plain,
+    if detail and x < width - 60 * scale:
+        draw.text((x, height / 2), fit_text(draw, "  ·  " + detail, plain, width - x - 10 * scale), font=plain,
                   fill=foreground, anchor="lm")
-    draw.line((0, HEADER_HEIGHT - 1, width, HEADER_HEIGHT - 1), fill=(200, 195, 185), width=1)
+    draw.line((0, height - 1, width, height - 1), fill=(200, 195, 185), width=max(1, round(scale)))
     return image

@@ -14,7 +14,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from games.deole import data as D
-from rendering.common import PLAYER_COLORS, fit_text, font, png_bytes
+from rendering.common import HEADER_HEIGHT, PLAYER_COLORS, fit_text, font, header_strip, png_bytes, seat_mark
 
 CELL = 64
 MARGIN = 78
@@ -29,6 +29,7 @@ SAND = (236, 214, 160)
 PAPER = (250, 247, 238)
 ORANGE = (240, 140, 40)
 DIE_COLOURS = {c: PLAYER_COLORS[c] for c in D.WIND_COLOURS}
+ROSE_ROW, ROSE_SHOWN = 8, 32  # Compass Rose dice per row, and at most shown
 # Traces of several ships in the same box are shifted apart, as the rules ask players to do on paper.
 TRACE_OFFSETS = {"blue": -9, "yellow": -3, "green": 3, "red": 9}
 
@@ -43,6 +44,10 @@ TEXT = {
         "breakdown": "wind {wind} · crew {crew} · Éolia {eolia} · gauge {gauge} · route {route} · rudders {rudders}{spare}",
         "won": "victory", "not_home": "not back in port", "crash": "crashed", "shipwreck": "shipwreck",
         "abandoned": "abandoned", "playing": "at sea",
+        "header_act": "{player} to act", "header_won": "{players} won · {score}",
+        "header_solo": "Solo voyage: {outcome} · {score}", "last_die": "{colour} {value} → {track}",
+        "last_discarded": "{colour} {value} discarded", "last_disaster": "Disaster {colour} {value}",
+        "last_points": "{points:+d}", "place": "{place}.",
     },
     "ru": {
         "round": "Раунд {round}/3 · ход {turn}/5", "dice": "Кубики на дорожке", "rose": "Роза ветров",
@@ -54,6 +59,10 @@ TEXT = {
         "breakdown": "ветер {wind} · экипаж {crew} · Эолия {eolia} · шкала {gauge} · маршрут {route} · рули {rudders}{spare}",
         "won": "победа", "not_home": "не вернулся в порт", "crash": "разбился", "shipwreck": "кораблекрушение",
         "abandoned": "прервано", "playing": "в море",
+        "header_act": "Ходит {player}", "header_won": "Победа: {players} · {score}",
+        "header_solo": "Одиночное плавание: {outcome} · {score}", "last_die": "{colour} {value} → {track}",
+        "last_discarded": "{colour} {value} сброшен", "last_disaster": "Бедствие {colour} {value}",
+        "last_points": "{points:+d}", "place": "{place}.",
     },
 }
 MODE_NAMES = {
@@ -115,11 +124,23 @@ def _dark(rgb: tuple[int, int, int], factor: float = 0.55) -> tuple[int, int, in
 
 
 def _draw_die(draw: ImageDraw.ImageDraw, x: int, y: int, size: int, colour: str, value: Any) -> None:
+    """A die of its wind's colour, its value, and an arrowhead on the side its wind pushes a ship to (north
+    for blue...): the wind reads without its colour."""
     fill = DIE_COLOURS.get(colour, (200, 200, 200))
     draw.rounded_rectangle((x, y, x + size, y + size), radius=size // 6, fill=fill, outline=_dark(fill), width=2)
     text = "?" if value is None else str(value)
     ink = INK if colour == "yellow" else (255, 255, 255)
-    draw.text((x + size / 2, y + size / 2), text, fill=ink, font=font(int(size * 0.55), True), anchor="mm")
+    edge = D.EDGE_OF.get(colour)
+    centre = (x + size / 2, y + size / 2)
+    if edge is not None:
+        dr, dc = D.STEP[edge]
+        cx, cy, half = x + size / 2 + dc * size * 0.3, y + size / 2 + dr * size * 0.3, size * 0.14
+        tip = (cx + dc * half, cy + dr * half)
+        base = [(cx - dc * half * 0.4 + dr * half * 1.3, cy - dr * half * 0.4 + dc * half * 1.3),
+                (cx - dc * half * 0.4 - dr * half * 1.3, cy - dr * half * 0.4 - dc * half * 1.3)]
+        draw.polygon([tip, *base], fill=ink)
+        centre = (centre[0] - dc * size * 0.1, centre[1] - dr * size * 0.1)  # the value makes room for it
+    draw.text(centre, text, fill=ink, font=font(int(size * 0.5), True), anchor="mm")
 
 
 def _draw_castaway(draw: ImageDraw.ImageDraw, cx: float, cy: float, size: int = 12) -> None:
@@ -142,15 +163,77 @@ def render(view: dict[str, Any], locale: str = "en", names: list[str] | None = N
     not beside: Discord shows the image about 550 px wide inline, and the panel's text must read there."""
     width = MARGIN * 2 + MAP
     height = PANEL_TOP + _panel_height(view)
-    image = Image.new("RGB", (width, height), PAPER)
-    draw = ImageDraw.Draw(image)
+    image = Image.new("RGB", (width, HEADER_HEIGHT + height), PAPER)
+    image.paste(_header(view, locale, names, width), (0, 0))
+    body = Image.new("RGB", (width, height), PAPER)
+    draw = ImageDraw.Draw(body)
     storm = _storm_set(view.get("storms", {}))
     _draw_map(draw, storm, locale)
     _draw_castaways(draw, view)
     for sheet in view["sheets"]:
-        _draw_trace(draw, sheet)
+        _draw_trace(draw, sheet, _initial(locale, sheet["seat"], names))
     _draw_panel(draw, view, locale, PANEL_TOP, names)
+    image.paste(body, (0, HEADER_HEIGHT))
     return png_bytes(image)
+
+
+def _initial(locale: str, seat: int, names: list[str] | None) -> str:
+    """The letter on a seat's ship and mark: the name's initial, or the seat number without names."""
+    if names and 0 <= seat < len(names) and names[seat].strip():
+        return names[seat].strip()[0].upper()
+    return str(seat + 1)
+
+
+def _total(view: dict[str, Any], seat: int) -> int:
+    return sum(view.get("scores", {}).get(str(seat), {}).values())
+
+
+def _places(view: dict[str, Any]) -> dict[int, int]:
+    """Each seat's place at the end: by total, ties sharing a place, players who left after the rest."""
+    key = {sheet["seat"]: (sheet["seat"] in view.get("eliminated", []), -_total(view, sheet["seat"]))
+           for sheet in view["sheets"]}
+    return {seat: 1 + sum(other < mine for other in key.values()) for seat, mine in key.items()}
+
+
+def _header(view: dict[str, Any], locale: str, names: list[str] | None, width: int) -> Image.Image:
+    """The line above the map: who acts (their mark) and what the last turn did and made; at the end the
+    winner (or the solo voyage's outcome) and the other places."""
+    colour_of = {sheet["seat"]: PLAYER_COLORS[sheet["colour"]] for sheet in view["sheets"]}
+    if not view.get("over") and view.get("actor") is not None:
+        seat = view["actor"]
+        head = _t(locale, "header_act", player=_player(locale, seat, names))
+        detail = _last_text(view, locale, names)
+    else:
+        places = _places(view)
+        winners = sorted(s for s, place in places.items() if place == 1)
+        seat = winners[0] if winners else 0
+        if view.get("solo"):
+            head = _t(locale, "header_solo", outcome=_t(locale, view.get("outcome") or "playing"),
+                      score=_t(locale, "points", score=_total(view, seat)))
+        else:
+            head = _t(locale, "header_won", players=", ".join(_player(locale, s, names) for s in winners),
+                      score=_t(locale, "points", score=_total(view, seat)))
+        detail = " · ".join(f"{_t(locale, 'place', place=place)} {_player(locale, s, names)} {_total(view, s)}"
+                            for s, place in sorted(places.items(), key=lambda item: (item[1], item[0]))
+                            if place > 1)
+    mark = (colour_of.get(seat, (200, 200, 200)), _initial(locale, seat, names))
+    return header_strip(width, head, mark, detail)
+
+
+def _last_text(view: dict[str, Any], locale: str, names: list[str] | None) -> str:
+    last = view.get("last") or {}
+    if not last.get("dice"):
+        return ""
+    parts = []
+    for colour, value, track in last["dice"]:
+        where = "last_discarded" if track is None else "last_disaster" if track == "disaster" else "last_die"
+        parts.append(_t(locale, where, colour=_t(locale, colour), value=value,
+                        track=_t(locale, track if track in D.WIND_COLOURS else "crew") if track else ""))
+    # (a Disaster's box is on the sheet, with its value)
+    text = f"{_player(locale, last['seat'], names)}: " + ", ".join(parts)
+    if "score_before" in last:
+        text += " · " + _t(locale, "last_points", points=_total(view, last["seat"]) - last["score_before"])
+    return text
 
 
 def _storm_set(storms: dict[str, int]) -> set[tuple[int, int]]:
@@ -225,7 +308,7 @@ def _draw_castaways(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         _draw_castaway(draw, x + CELL - 16, y + 20)
 
 
-def _draw_trace(draw: ImageDraw.ImageDraw, sheet: dict[str, Any]) -> None:
+def _draw_trace(draw: ImageDraw.ImageDraw, sheet: dict[str, Any], letter: str = "") -> None:
     colour = sheet["colour"]
     rgb = PLAYER_COLORS[colour]
     offset = TRACE_OFFSETS[colour]
@@ -265,11 +348,13 @@ def _draw_trace(draw: ImageDraw.ImageDraw, sheet: dict[str, Any]) -> None:
     draw.polygon([nose, side1, side2], fill=rgb, outline=INK)
     if sheet.get("docked"):
         draw.text(tip, "⚓", fill=INK, font=font(16, True), anchor="mm")
+    elif letter:  # whose ship, without its colour: the owner's letter on a mark behind the bow
+        seat_mark(draw, (back[0] - dx * 11, back[1] - dy * 11), 13, rgb, letter)
 
 
 def _panel_height(view: dict[str, Any]) -> int:
-    rose_rows = max(1, (min(len(view.get("compass", [])), 30) + 9) // 10)
-    facts = 244 + 32 * rose_rows + 44 * bool((view.get("current") or {}).get("die")) + 44 * bool(
+    rose_rows = max(1, (min(len(view.get("compass", [])), ROSE_SHOWN) + ROSE_ROW - 1) // ROSE_ROW)
+    facts = 244 + 37 * rose_rows + 44 * bool((view.get("current") or {}).get("die")) + 44 * bool(
         (view.get("current") or {}).get("disaster"))
     players = 40 + 58 * len(view["sheets"]) + 56 + 26 * bool(view.get("solo"))
     return max(facts, players) + 16
@@ -311,9 +396,9 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str, y0
     draw.text((x, y), _t(locale, "rose"), fill=INK, font=font(16, True))
     y += 24
     rose = view.get("compass", [])
-    for i, (colour, value) in enumerate(rose[:30]):
-        _draw_die(draw, x + (i % 10) * 31, y + (i // 10) * 32, 28, colour, value)
-    y += 32 * max(1, (min(len(rose), 30) + 9) // 10) + 6
+    for i, (colour, value) in enumerate(rose[:ROSE_SHOWN]):
+        _draw_die(draw, x + (i % ROSE_ROW) * 36, y + (i // ROSE_ROW) * 37, 34, colour, value)
+    y += 37 * max(1, (min(len(rose), ROSE_SHOWN) + ROSE_ROW - 1) // ROSE_ROW) + 6
     draw.text((x, y), _t(locale, "bag", count=view.get("bag_count", 0)), fill=INK, font=font(16))
     y += 24
     if view.get("castaways"):
@@ -326,27 +411,30 @@ def _draw_panel(draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str, y0
     x = COLUMN
     y = y0 + 6
     scores = view.get("scores", {})
+    places = _places(view)
     right = MARGIN * 2 + MAP - 24
     for sheet in view["sheets"]:
         seat = sheet["seat"]
         rgb = PLAYER_COLORS[sheet["colour"]]
         draw.rounded_rectangle((x, y, right, y + 50), radius=8, fill=(255, 255, 255), outline=rgb, width=3)
-        draw.ellipse((x + 10, y + 15, x + 30, y + 35), fill=rgb, outline=INK)
+        seat_mark(draw, (x + 20, y + 25), 13, rgb, _initial(locale, seat, names))
         name = _player(locale, seat, names)
+        if view.get("over") and not view.get("solo"):
+            name = f"{_t(locale, 'place', place=places[seat])} {name}"
         if seat in view.get("eliminated", []):
             name += " ✗"
         total = _t(locale, "points", score=sum(scores.get(str(seat), {}).values()))
         room = right - 10 - draw.textlength(total, font=font(18, True)) - 12 - (x + 40)
         draw.text((x + 40, y + 4), fit_text(draw, name, font(17, True), room), fill=INK, font=font(17, True))
         status = _t(locale, "home") if sheet.get("docked") else _t(locale, sheet["colour"])
-        draw.text((x + 40, y + 26), status, fill=MUTED, font=font(15))
+        draw.text((x + 40, y + 26), status, fill=MUTED, font=font(16))
         draw.text((right - 10, y + 25), total, fill=INK, font=font(18, True), anchor="rm")
         y += 58
     y += 4
     # The gauge's scale on two lines: at 15 px it would not fit one column.
     label, _, values = _t(locale, "gauge").partition(": ")
-    draw.text((x, y), label + ":", fill=MUTED, font=font(15))
-    draw.text((x, y + 20), values, fill=MUTED, font=font(15))
+    draw.text((x, y), label + ":", fill=MUTED, font=font(16))
+    draw.text((x, y + 20), values, fill=MUTED, font=font(16))
     if view.get("solo"):
         y += 48
         outcome = _t(locale, view.get("outcome") or "playing")
@@ -397,9 +485,9 @@ def _draw_sheet(draw: ImageDraw.ImageDraw, ox: int, oy: int, sheet: dict[str, An
     x = ox + 16
     for mode in view["modes"]:
         label = MODE_NAMES.get(locale, MODE_NAMES["en"])[mode]
-        w = draw.textlength(label, font=font(12, True)) + 14
+        w = draw.textlength(label, font=font(13, True)) + 14
         draw.rounded_rectangle((x, oy + 44, x + w, oy + 66), radius=6, fill=(255, 255, 255), outline=MUTED)
-        draw.text((x + 7, oy + 55), label, fill=MUTED if mode in used_modes else INK, font=font(12, True), anchor="lm")
+        draw.text((x + 7, oy + 55), label, fill=MUTED if mode in used_modes else INK, font=font(13, True), anchor="lm")
         if mode in used_modes:
             draw.line((x + 4, oy + 55, x + w - 4, oy + 55), fill=INK, width=2)
         x += w + 6
@@ -432,7 +520,7 @@ def _draw_sheet(draw: ImageDraw.ImageDraw, ox: int, oy: int, sheet: dict[str, An
     if breakdown:
         spare = f" · +{breakdown['spare_rudders']}" if breakdown.get("spare_rudders") else ""
         text = _t(locale, "breakdown", spare=spare, **{k: v for k, v in breakdown.items() if k != "spare_rudders"})
-        draw.text((ox + 16, y), text, fill=MUTED, font=font(12))
+        draw.text((ox + 16, y), text, fill=MUTED, font=font(13))
 
 
 def _draw_track(draw: ImageDraw.ImageDraw, ox: int, y: int, sheet: dict[str, Any], track: str,
@@ -444,7 +532,7 @@ def _draw_track(draw: ImageDraw.ImageDraw, ox: int, y: int, sheet: dict[str, Any
               font=font(13, True))
     mode = sheet["modes"].get(track)
     if mode:
-        draw.text((ox + 46, y + 19), MODE_NAMES.get(locale, MODE_NAMES["en"])[mode], fill=MUTED, font=font(12, True))
+        draw.text((ox + 46, y + 19), MODE_NAMES.get(locale, MODE_NAMES["en"])[mode], fill=MUTED, font=font(13, True))
     # Rudders in the margin: filled = available, crossed = used, dotted = still to earn.
     available = sheet["rudders"][track]
     used = sheet["rudders_used"][track]
@@ -458,6 +546,7 @@ def _draw_track(draw: ImageDraw.ImageDraw, ox: int, y: int, sheet: dict[str, Any
             draw.ellipse((rx - 6, ry - 6, rx + 6, ry + 6), fill=colour, outline=INK, width=1)
         else:
             draw.ellipse((rx - 6, ry - 6, rx + 6, ry + 6), outline=MUTED, width=1)
+    disasters = {(t, b): v for t, b, v in sheet.get("disasters", [])}
     for box, value in enumerate(sheet["boxes"][track]):
         bx = ox + 150 + box * BOX_W
         draw.rectangle((bx, y, bx + BOX_W - 4, y + BOX_H), fill=(255, 255, 255), outline=INK, width=1)
@@ -469,16 +558,21 @@ def _draw_track(draw: ImageDraw.ImageDraw, ox: int, y: int, sheet: dict[str, Any
             draw.text((bx + BOX_W - 8, y + 3), label, fill=(40, 130, 60) if sign > 0 else (190, 50, 50),
                       font=font(14, True), anchor="ra")
             if box in D.CREW_FLIPPABLE:
-                draw.text((bx + 4, y + BOX_H - 2), "⚓", fill=MUTED, font=font(12), anchor="lb")
+                draw.text((bx + 4, y + BOX_H - 2), "⚓", fill=MUTED, font=font(13), anchor="lb")
         else:
-            draw.text((bx + (BOX_W - 4) / 2, y + BOX_H + 9), str(D.WIND_SCORES[box]), fill=MUTED, font=font(12),
+            draw.text((bx + (BOX_W - 4) / 2, y + BOX_H + 9), str(D.WIND_SCORES[box]), fill=MUTED, font=font(13),
                       anchor="mm")
         cx, cy = bx + (BOX_W - 4) / 2, y + BOX_H / 2 + 2
         if value == "c":
             _draw_castaway(draw, cx, cy, 11)
         elif value == "x":
-            draw.line((bx + 8, y + 8, bx + BOX_W - 12, y + BOX_H - 8), fill=(190, 50, 50), width=4)
-            draw.line((bx + BOX_W - 12, y + 8, bx + 8, y + BOX_H - 8), fill=(190, 50, 50), width=4)
+            draw.line((bx + 8, y + 8, bx + BOX_W - 12, y + BOX_H - 8), fill=(230, 160, 160), width=4)
+            draw.line((bx + BOX_W - 12, y + 8, bx + 8, y + BOX_H - 8), fill=(230, 160, 160), width=4)
+            # The Disaster's die value: a later Disaster of the same value is ignored (rules).
+            shown = disasters.get((track, box))
+            if shown is not None:
+                draw.text((cx, cy), str(shown), fill=(170, 30, 30), font=font(22, True), anchor="mm",
+                          stroke_width=2, stroke_fill=(255, 255, 255))
         elif value is not None:
             if (track, box) in round_boxes:
                 _draw_die(draw, int(cx - 17), int(cy - 17), 34, round_colour[(track, box)], value)

@@ -122,6 +122,7 @@ def _new_sheet(seat: int, colour: str) -> dict[str, Any]:
         # solo
         "helping_hands": 0,
         "disaster_values": [],
+        "disasters": [],  # [track, box, value] of every Disaster written (the box shows its value)
     }
 
 
@@ -154,6 +155,9 @@ class DeoleState:
     actions: int = 0
     # setup's events [code, params], told at the start
     opening: list[list[Any]] = field(default_factory=list[list[Any]])
+    # the last turn, for the board's header: {"seat", "score_before": the seat's total when its turn began,
+    # "dice": [[colour, value, track or None (discarded) or "disaster"], ...]}; empty before the first pick
+    last: dict[str, Any] = field(default_factory=dict[str, Any])
 
     @property
     def solo(self) -> bool:
@@ -490,15 +494,16 @@ class DeoleGame(Game[DeoleState, Action]):
             "outcome": state.outcome,
             "sheets": copy.deepcopy(state.sheets),
             "scores": {str(s): self.breakdown(state, s) for s in range(state.players)},
+            "last": copy.deepcopy(state.last),
         }
 
     # -- JSON -------------------------------------------------------------------------------------
     _FIELDS = (
         "players", "modes", "seat_colours", "sheets", "bag", "compass", "pool", "round", "turn",
         "turn_counter", "first_player", "order", "ctx", "castaways", "castaway_symbol", "eolia_first_turn",
-        "eliminated", "over", "outcome", "storms", "round_disasters", "actions", "opening",
+        "eliminated", "over", "outcome", "storms", "round_disasters", "actions", "opening", "last",
     )
-    _ADDED_FIELDS = {"opening": list}  # fields newer than some stored snapshots: their empty value
+    _ADDED_FIELDS = {"opening": list, "last": dict}  # fields newer than some stored snapshots: their empty value
 
     def to_json(self, state: DeoleState) -> JSON:
         out: JSON = {"v": self.json_version, "rng": rng_to_json(state.rng)}
@@ -814,6 +819,7 @@ class DeoleGame(Game[DeoleState, Action]):
             value = die[1] if die[1] is not None else state.rng.randint(1, 6)
             state.compass.append([die[0], value])
             events.append(Event("die_discarded", {"seat": seat, "colour": die[0], "value": value}))
+            self._record_last(state, seat, [die[0], value, None])
             ctx["die"], ctx["track"], ctx["delta"] = None, None, 0
         elif phase == "move":
             if trace_exits(sheet, state.storms, ctx["tasks"][0][6:])[1] == "crash":
@@ -845,6 +851,7 @@ class DeoleGame(Game[DeoleState, Action]):
             rolled = len(state.pool)
             state.pool.remove(die)
             ctx.update(die=die, source="pool", started=True)
+            self._begin_last(state, seat)
             events.append(Event("die_taken", {"seat": seat, "colour": die[0], "value": die[1]}))
             if state.solo and rolled == 2:  # the die not chosen is the Disaster, placed after steps A-E
                 ctx["disaster"] = state.pool.pop(0)
@@ -856,6 +863,7 @@ class DeoleGame(Game[DeoleState, Action]):
             state.compass.append(dropped)
             disaster = state.pool.pop(0)
             ctx.update(disaster=disaster, started=True)
+            self._begin_last(state, seat)
             events.append(Event("anchor", {"seat": seat, "colour": dropped[0], "value": dropped[1],
                                            "disaster_colour": disaster[0], "disaster_value": disaster[1]}))
         elif kind == "track":
@@ -927,6 +935,14 @@ class DeoleGame(Game[DeoleState, Action]):
         else:
             raise AssertionError(action)
 
+    def _begin_last(self, state: DeoleState, seat: int) -> None:
+        state.last = {"seat": seat, "score_before": sum(self.breakdown(state, seat).values()), "dice": []}
+
+    def _record_last(self, state: DeoleState, seat: int, die: list[Any]) -> None:
+        if state.last.get("seat") != seat:  # a turn begun before this field existed (an older snapshot)
+            self._begin_last(state, seat)
+        state.last["dice"].append(die)
+
     def _place(self, state: DeoleState, seat: int, events: list[Event]) -> None:
         ctx = state.ctx
         sheet = state.sheets[seat]
@@ -935,6 +951,7 @@ class DeoleGame(Game[DeoleState, Action]):
         assert box is not None  # a track is offered only with a free box
         sheet["boxes"][track][box] = die[1]
         sheet["round_dice"].append([track, box, die[0]])
+        self._record_last(state, seat, [die[0], die[1], track])
         events.append(Event("die_placed", {"seat": seat, "track": track, "box": box + 1, "colour": die[0],
                                            "value": die[1]}))
         if track == D.CREW and box == D.CREW_BONUS_BOX:
@@ -1024,6 +1041,8 @@ class DeoleGame(Game[DeoleState, Action]):
         box = disaster_boxes(sheet, die[0])[track] - 1
         sheet["boxes"][track][box] = DISASTER
         sheet["disaster_values"].append(die[1])
+        sheet.setdefault("disasters", []).append([track, box, die[1]])  # absent from older snapshots' sheets
+        self._record_last(state, seat, [die[0], die[1], "disaster"])
         sheet["round_dice"].append([track, box, die[0]])
         if track != D.CREW:
             state.round_disasters.append(track)

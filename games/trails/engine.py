@@ -15,6 +15,7 @@ neighbouring features without touching them), so ``undo`` needs no copies of the
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -168,6 +169,9 @@ class TrailsState:
         self.turns = 0
         self.over = False
         self.last_placed: Pos | None = None
+        # The last confirmed turn, for the board's header: who laid which tile where, the figure put on it and
+        # the points every seat scored by it (public facts, like the board itself).
+        self.last_turn: dict[str, Any] | None = None
         # caches of the current step (rebuilt, never serialised)
         self.legal_placements: dict[Pos, tuple[int, ...]] = {}
         self.place_actions: list[Place] = []
@@ -409,6 +413,7 @@ class TrailsGame(Game[TrailsState, TrailsAction]):
                 "keeper_left": supply["keeper"],
                 "goods": dict(zip(GOODS, state.goods[s], strict=True)),
                 "eliminated": state.eliminated[s],
+                "points": dict(state.score[s]),  # by category: the final board's breakdown
             })
         turn = None
         if not state.over:
@@ -444,6 +449,7 @@ class TrailsGame(Game[TrailsState, TrailsAction]):
             "remaining": len(state.deck),
             "set_aside": list(state.set_aside),
             "last_placed": list(state.last_placed) if state.last_placed else None,
+            "last_turn": copy.deepcopy(state.last_turn),
             "options": {
                 "expansions": list(state.options["expansions"]),
                 "fields": state.options["fields"],
@@ -485,6 +491,7 @@ class TrailsGame(Game[TrailsState, TrailsAction]):
             "turns": state.turns,
             "over": state.over,
             "last_placed": list(state.last_placed) if state.last_placed else None,
+            "last_turn": copy.deepcopy(state.last_turn),
         }
 
     def from_json(self, data: JSON) -> TrailsState:
@@ -520,6 +527,7 @@ class TrailsGame(Game[TrailsState, TrailsAction]):
         state.turns = data["turns"]
         state.over = data["over"]
         state.last_placed = tuple(data["last_placed"]) if data["last_placed"] else None
+        state.last_turn = copy.deepcopy(data.get("last_turn"))  # absent in older snapshots
         state.phase = data["phase"]
         if not state.over and state.tile is not None:
             _compute_placements(state)
@@ -979,6 +987,7 @@ def _confirm(state: TrailsState) -> list[Event]:
     state.figure_actions = []
     state.last_placed = (x, y)
     state.turns += 1
+    before = [sum(score.values()) for score in state.score]
 
     parent = state.parent
     city_nodes, road_nodes, _ = state.nodes[(x, y)]
@@ -994,6 +1003,9 @@ def _confirm(state: TrailsState) -> list[Event]:
                 key = state.monasteries.get((x + dx, y + dy))
                 if key is not None and _neighbourhood(state, x + dx, y + dy) == 9:
                     events.extend(_score_monastery(state, key, final=False))
+    state.last_turn = {"seat": seat, "tile": tid, "x": x, "y": y, "rot": rot,
+                       "figure": {"kind": chosen.kind, "feature": chosen.feature} if chosen else None,
+                       "points": [sum(score.values()) - was for score, was in zip(state.score, before, strict=True)]}
 
     if extends_builder and not state.bonus and state.deck:
         state.bonus = True  # one extra tile, never a chain of them

@@ -7,6 +7,7 @@ only the overlays (labels, outlines, coordinates, panel text) are drawn per imag
 from __future__ import annotations
 
 import io
+import math
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -14,12 +15,11 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from games.trails.turn import spot_labels
-from rendering.common import PLAYER_COLORS, fit_text, font
+from rendering.common import HEADER_HEIGHT, PLAYER_COLORS, fit_text, font, header_strip
 from rendering.trails import geometry as geo
 from rendering.trails.sprites import (
     GOODS_COLORS,
     GOODS_LETTERS,
-    INK,
     figure_size,
     figure_sprite,
     goods_icon,
@@ -34,12 +34,34 @@ TEXTS: dict[str, dict[str, str]] = {
         "to_move": "To move: {name}",
         "game_over": "Game over",
         "player": "Player {n}",
-        "normal": "meeple",
+        "normal": "figure",
         "big": "big",
         "builder": "builder",
         "keeper": "keeper",
         "preview": "Preview {x}, {y} · {deg}°",
         "out": "out",
+        "header_move": "{name} to move",
+        "header_won": "{names} won · {score}",
+        "header_won_many": "{names} won together · {score}",
+        "last_tile": "{name} laid a tile at {x},{y}",
+        "last_figure": ", {kind} on the {feature}",
+        "last_points": "+{points}",
+        "last_points_of": "{name} +{points}",
+        "last_nothing": "no points",
+        "kind_normal": "figure",
+        "kind_big": "big figure",
+        "kind_builder": "builder",
+        "kind_keeper": "keeper",
+        "feature_city": "fortress",
+        "feature_road": "trail",
+        "feature_field": "meadow",
+        "feature_monastery": "abbey",
+        "place": "{place}.",
+        "roads": "Trails {points}",
+        "cities": "Fortresses {points}",
+        "monasteries": "Abbeys {points}",
+        "fields": "Meadows {points}",
+        "goods": "Goods {points}",
     },
     "ru": {
         "title": "Тропы и крепости",
@@ -54,6 +76,28 @@ TEXTS: dict[str, dict[str, str]] = {
         "keeper": "хранитель",
         "preview": "Просмотр {x}, {y} · {deg}°",
         "out": "выбыл",
+        "header_move": "Ходит {name}",
+        "header_won": "Победа: {names} · {score}",
+        "header_won_many": "Победа на всех: {names} · {score}",
+        "last_tile": "{name}: плитка на {x},{y}",
+        "last_figure": ", {kind}: {feature}",
+        "last_points": "+{points}",
+        "last_points_of": "{name} +{points}",
+        "last_nothing": "без очков",
+        "kind_normal": "зверь",
+        "kind_big": "старший зверь",
+        "kind_builder": "зодчий",
+        "kind_keeper": "хранитель",
+        "feature_city": "крепость",
+        "feature_road": "тропа",
+        "feature_field": "луг",
+        "feature_monastery": "обитель",
+        "place": "{place}.",
+        "roads": "Тропы {points}",
+        "cities": "Крепости {points}",
+        "monasteries": "Обители {points}",
+        "fields": "Луга {points}",
+        "goods": "Товары {points}",
     },
 }
 
@@ -65,8 +109,11 @@ PANEL_BG = (44, 49, 57)
 PANEL_TEXT = (232, 234, 238)
 PANEL_DIM = (150, 156, 166)
 LAST_PLACED = (255, 214, 64)
-LEGAL_FILL = (255, 236, 140, 90)
-LEGAL_EDGE = (255, 236, 140)
+LAST_MARK = (0, 255, 255)  # the last tile's frame: cyan, far from every tile, seat and spot colour (tested)
+# Legal spots are quieter than the tiles: a faint wash, a thin dashed edge and a light letter.
+LEGAL_FILL = (255, 236, 140, 28)
+LEGAL_EDGE = (214, 200, 130, 170)
+LEGAL_LETTER = (236, 226, 176)
 
 MAX_SIDE = 4096
 BOARD_BUDGET = 1200  # the board's longer side aims for about this many pixels (the image is about 1.5 times as tall)
@@ -75,12 +122,15 @@ PNG_COMPRESS_LEVEL = 3  # measured: level 6 doubles encoding time for 10% smalle
 # Discord shows an image about this many pixels wide in the channel. Text is sized in pixels as seen there
 # and multiplied by the image's scale, so it reads without opening the image however large the board grows.
 INLINE_WIDTH = 550
-PANEL_FONT = {"title": 15, "text": 13, "name": 14, "score": 17, "count": 12, "small": 12}
-COORD_FONT = 11
+PANEL_FONT = {"title": 15, "text": 13, "name": 14, "score": 17, "count": 13, "small": 12}
+COORD_FONT = 12
 COORD_MARGIN = COORD_FONT * 2 + 4  # room for "-10" beside the board, in inline pixels
 PANEL_COLUMNS = 2
 PANEL_HEADER = 92  # inline pixels: current tile, facts, legend
-PANEL_ROW = 50  # inline pixels per row of players
+PANEL_ROW = 54  # inline pixels per row of players
+PANEL_ROW_FINAL = 78  # a finished game's row adds the score breakdown on two lines
+ICON = 19  # inline pixels of the supply's figure and goods icons (goods letters 12 px)
+MAX_ASPECT = 2.0  # a phone shows the first image whole when it is at most twice as tall as wide
 
 
 def _text(locale: str) -> dict[str, str]:
@@ -163,9 +213,10 @@ class BoardLayout:
     unit: float
     panel_top: int
     size: tuple[int, int]
+    header: int = 0  # px of the one-line header above the board
 
     def panel_font(self, role: str) -> int:
-        return max(1, round(PANEL_FONT[role] * self.unit))
+        return _scaled(PANEL_FONT[role], self.unit)
 
     def inline(self, pixels: float) -> float:
         """A length on this image as seen in Discord's inline preview."""
@@ -180,14 +231,24 @@ def _margin_for(size: int) -> tuple[int, int]:
 
 def _unit_for(board_px: int) -> float:
     """Image pixels per inline pixel for a board window ``board_px`` wide plus its coordinate margins.
-    Rounded down to a tenth so that panel sprites of the same few sizes are reused from the caches."""
+    Rounded up to a tenth: panel sprites of the same few sizes are reused from the caches, and the image,
+    exactly ``INLINE_WIDTH * unit`` wide, shows every size drawn as ``n * unit`` at n px or more inline."""
     width = board_px * INLINE_WIDTH / (INLINE_WIDTH - 2 * COORD_MARGIN)
-    return max(1.0, int(width / INLINE_WIDTH * 10) / 10)
+    return max(1.0, math.ceil(width / INLINE_WIDTH * 10 - 1e-9) / 10)
 
 
-def _panel_height(players: int, unit: float) -> int:
+def _scaled(size: float, unit: float) -> int:
+    """``size`` inline px in image px, never below ``size`` once the image is shown inline."""
+    return math.ceil(size * unit - 1e-9)
+
+
+def _panel_inline(players: int, over: bool) -> int:
     rows = (max(1, players) + PANEL_COLUMNS - 1) // PANEL_COLUMNS
-    return round((PANEL_HEADER + rows * PANEL_ROW + 6) * unit)
+    return PANEL_HEADER + rows * (PANEL_ROW_FINAL if over else PANEL_ROW) + 6
+
+
+def _panel_height(players: int, unit: float, over: bool = False) -> int:
+    return round(_panel_inline(players, over) * unit)
 
 
 # Tile sizes come from a short ladder so that, as the board grows, sprites drawn for earlier images are reused.
@@ -255,51 +316,57 @@ def _draw_coordinates(canvas: Image.Image, grid: _Grid, text_size: int, margin: 
 def _legal_overlay(size: int) -> Image.Image:
     overlay = Image.new("RGBA", (size, size), LEGAL_FILL)
     draw = ImageDraw.Draw(overlay)
-    width = max(2, size // 28)
+    width = max(1, size // 40)
     dash = max(4, size // 8)
     for start in range(0, size, dash * 2):
         end = min(size - 1, start + dash)
         for line in ((start, 0, end, 0), (start, size - 1, end, size - 1), (0, start, 0, end),
                      (size - 1, start, size - 1, end)):
-            draw.line(line, fill=LEGAL_EDGE + (255,), width=width)
+            draw.line(line, fill=LEGAL_EDGE, width=width)
     return overlay
 
 
 @lru_cache(maxsize=1024)
-def label_sprite(label: str, size: int) -> Image.Image:
-    """A spot's label, dark with a light outline, for a tile of ``size`` px: letters 5/8 of the tile high.
-    Two letters ("AB", past 26 spots) are narrowed to fit the tile rather than made smaller: on a wide board
-    a tile is barely 23 px in Discord's inline view, and the height of a letter is what makes it readable."""
-    face = font(label_font_size(size), True)
-    stroke = max(2, size // 16)
+def label_sprite(label: str, size: int, font_size: int | None = None) -> Image.Image:
+    """A legal spot's label for a tile of ``size`` px: a light letter with a thin dark edge, quieter than the
+    tiles around it yet 12 px or more inline (``font_size``, from ``label_font_size``). Two letters ("AB",
+    past 26 spots) are narrowed to fit the tile rather than made smaller: the height reads."""
+    face = font(font_size or label_font_size(size), True)
+    stroke = max(1, face.size // 12)
     left, top, right, bottom = face.getbbox(label, anchor="mm", stroke_width=stroke)
     # Even about the anchor, so that pasting the sprite's centre on the spot's centre centres the text.
     half_w, half_h = int(max(-left, right)), int(max(-top, bottom))
     sprite = Image.new("RGBA", (2 * half_w, 2 * half_h), (0, 0, 0, 0))
-    ImageDraw.Draw(sprite).text((half_w, half_h), label, font=face, fill=INK, anchor="mm", stroke_width=stroke,
-                                stroke_fill=(255, 250, 220))
+    ImageDraw.Draw(sprite).text((half_w, half_h), label, font=face, fill=LEGAL_LETTER + (235,), anchor="mm",
+                                stroke_width=stroke, stroke_fill=(24, 26, 30, 220))
     room = size * 9 // 10
     if sprite.width > room:
         sprite = sprite.resize((room, sprite.height), Image.Resampling.LANCZOS)
     return sprite
 
 
-def _draw_legal(canvas: Image.Image, grid: _Grid, labels: dict[str, tuple[int, int]]) -> None:
+def _draw_legal(canvas: Image.Image, grid: _Grid, labels: dict[str, tuple[int, int]], unit: float) -> None:
     overlay = _legal_overlay(grid.size)
+    face = label_font_size(grid.size, unit)
     for label, (x, y) in labels.items():
         if not grid.contains(x, y):
             continue
         px, py = grid.cell(x, y)
         canvas.paste(overlay, (px, py), overlay)
-        sprite = label_sprite(label, grid.size)
+        sprite = label_sprite(label, grid.size, face)
         at = (px + (grid.size - sprite.width) // 2, py + (grid.size - sprite.height) // 2)
         canvas.paste(sprite, at, sprite)
 
 
 def _outline(draw: ImageDraw.ImageDraw, grid: _Grid, x: int, y: int, color: tuple[int, int, int], width: int) -> None:
+    """A thick frame around a tile, drawn half outside it, with dark edges so it shows on any neighbour."""
     px, py = grid.cell(x, y)
-    draw.rectangle((px - 1, py - 1, px + grid.size, py + grid.size), outline=(20, 20, 20), width=1)
-    draw.rectangle((px, py, px + grid.size - 1, py + grid.size - 1), outline=color, width=width)
+    out = width // 2
+    edge = max(1, width // 4)
+    draw.rectangle((px - out - edge, py - out - edge, px + grid.size + out + edge - 1,
+                    py + grid.size + out + edge - 1), outline=(20, 20, 20), width=width + 2 * edge)
+    draw.rectangle((px - out, py - out, px + grid.size + out - 1, py + grid.size + out - 1), outline=color,
+                   width=width)
 
 
 def _draw_figures(canvas: Image.Image, grid: _Grid, view: dict[str, Any],
@@ -401,19 +468,20 @@ def _draw_panel(canvas: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLay
 
     counts = {"normal": "figures_left", "big": "big_left", "builder": "builder_left", "keeper": "keeper_left"}
     turn_seat = turn.get("seat") if turn else None
-    best = max((p.get("score", 0) for p in view.get("players") or [] if not p.get("eliminated")), default=None)
+    places = _places(view) if turn is None else {}
+    row_height = PANEL_ROW_FINAL if turn is None else PANEL_ROW
     column = (inline_width - 20) / PANEL_COLUMNS
     goods_letters = GOODS_LETTERS.get(locale, GOODS_LETTERS["en"])
     for index, player in enumerate(view.get("players") or []):
         seat = player["seat"]
         cx = 10 + (index % PANEL_COLUMNS) * column
-        cy = PANEL_HEADER + (index // PANEL_COLUMNS) * PANEL_ROW
+        cy = PANEL_HEADER + (index // PANEL_COLUMNS) * row_height
         color = _player_color(view, seat)
         dim = player.get("eliminated", False)
         frame = color if seat == turn_seat else (
-            LAST_PLACED if turn is None and player.get("score", 0) == best and not dim else None)  # winners in gold
+            LAST_PLACED if places.get(seat) == 1 and not dim else None)  # winners in gold
         if frame is not None:
-            draw.rectangle((*at(cx - 5, cy - 3), *at(cx + column - 9, cy + PANEL_ROW - 5)), fill=(60, 67, 78),
+            draw.rectangle((*at(cx - 5, cy - 3), *at(cx + column - 9, cy + row_height - 5)), fill=(60, 67, 78),
                            outline=frame, width=max(2, round(2 * u)))
         icon = figure_sprite("normal", color, seat_labels[seat], round(24 * u))
         canvas.paste(icon, at(cx, cy), icon)
@@ -422,28 +490,95 @@ def _draw_panel(canvas: Image.Image, draw: ImageDraw.ImageDraw, layout: BoardLay
         score_x = cx + column - 15
         draw.text(at(score_x, cy + 1), score, font=face("score", True), fill=name_color, anchor="ra")
         name_room = (score_x - cx - 30 - 8 - draw.textlength(score, font=face("score", True)) / u) * u
-        draw.text(at(cx + 30, cy + 3), _fit(draw, names[seat], layout.panel_font("name"), True, name_room),
+        name = names[seat] if seat not in places else text["place"].format(place=places[seat]) + " " + names[seat]
+        draw.text(at(cx + 30, cy + 3), _fit(draw, name, layout.panel_font("name"), True, name_room),
                   font=face("name", True), fill=name_color)
-        sx, sy = cx + 2, cy + 35.0
+        sx, sy = cx + 2, cy + 37.0
         if dim:
             draw.text(at(sx, sy), text["out"], font=face("small"), fill=PANEL_DIM, anchor="lm")
             continue
-        # Supply: one small icon per figure kind with its count, then goods tokens.
+        if turn is None and player.get("points"):
+            # The final breakdown, on two lines: what each kind of feature brought.
+            points = player["points"]
+            lines = (["roads", "cities", "monasteries"], ["fields"] + ["goods"] * traders)
+            for line_no, categories in enumerate(lines):
+                line = " · ".join(text[c].format(points=points.get(c, 0)) for c in categories)
+                draw.text(at(sx, sy - 6 + 20 * line_no), _fit(draw, line, layout.panel_font("small"), False,
+                                                               (column - 14) * u),
+                          font=face("small"), fill=PANEL_TEXT, anchor="lm")
+            continue
+        # Supply: one icon per figure kind with its count, then goods tokens (their letters 12 px inline).
         for kind in kinds:
-            small = figure_sprite(kind, color, "", round((19 if kind == "big" else 16) * u))
-            x, y = at(sx, sy + 8)
+            small = figure_sprite(kind, color, "", round(ICON * u))
+            x, y = at(sx, sy + ICON / 2)
             canvas.paste(small, (x, y - small.height), small)
             count = str(player.get(counts[kind], 0))
             count_x = sx + small.width / u + 2
             draw.text(at(count_x, sy), count, font=face("count", True), fill=name_color, anchor="lm")
-            sx = count_x + draw.textlength(count, font=face("count", True)) / u + 7
+            sx = count_x + draw.textlength(count, font=face("count", True)) / u + 5
         if traders:
             for goods in GOODS_COLORS:
-                x, y = at(sx + 7, sy)
-                goods_icon(draw, (x, y), 15 * u, goods, goods_letters[goods])
+                x, y = at(sx + ICON / 2, sy)
+                goods_icon(draw, (x, y), ICON * u, goods, goods_letters[goods])
                 count = str((player.get("goods") or {}).get(goods, 0))
-                draw.text(at(sx + 16, sy), count, font=face("count", True), fill=name_color, anchor="lm")
-                sx += 16 + draw.textlength(count, font=face("count", True)) / u + 7
+                draw.text(at(sx + ICON + 2, sy), count, font=face("count", True), fill=name_color, anchor="lm")
+                sx += ICON + 2 + draw.textlength(count, font=face("count", True)) / u + 5
+
+
+def _places(view: dict[str, Any]) -> dict[int, int]:
+    """Each seat's place at the end: by score, ties sharing a place (1, 1, 3), players who left after the rest."""
+    players = view.get("players") or []
+    key = {p["seat"]: (bool(p.get("eliminated")), -int(p.get("score", 0))) for p in players}
+    return {seat: 1 + sum(other < mine for other in key.values()) for seat, mine in key.items()}
+
+
+def _header(view: dict[str, Any], names: dict[int, str], seat_labels: dict[int, str], locale: str,
+            layout: BoardLayout) -> Image.Image:
+    """The line above the board: who is to move (their mark: colour and letter) or who won, then what the
+    last turn did and scored."""
+    text = _text(locale)
+    turn = view.get("turn")
+    places = _places(view)
+    if turn:
+        seat = int(turn.get("seat", 0))
+        head = text["header_move"].format(name=names.get(seat, "?"))
+    else:
+        winners = [s for s, place in places.items() if place == 1]
+        seat = winners[0] if winners else 0
+        best = next((p.get("score", 0) for p in view.get("players") or [] if p["seat"] == seat), 0)
+        head = text["header_won_many" if len(winners) > 1 else "header_won"].format(
+            names=", ".join(names.get(s, "?") for s in winners), score=best)
+    mark = (_player_color(view, seat), seat_labels.get(seat, "?"))
+    if turn:
+        detail = _last_turn_text(view, names, locale)
+    else:  # the other places, best first (the panel has every breakdown)
+        scores = {p["seat"]: p.get("score", 0) for p in view.get("players") or []}
+        detail = " · ".join(text["place"].format(place=place) + f" {names.get(s, '?')} {scores[s]}"
+                            for s, place in sorted(places.items(), key=lambda item: (item[1], item[0])) if place > 1)
+    return header_strip(layout.size[0], head, mark, detail, scale=layout.unit)
+
+
+def _last_turn_text(view: dict[str, Any], names: dict[int, str], locale: str) -> str:
+    last = view.get("last_turn")
+    if not last:
+        return ""
+    text = _text(locale)
+    seat = int(last["seat"])
+    out = text["last_tile"].format(name=names.get(seat, "?"), x=last["x"], y=last["y"])
+    figure = last.get("figure")
+    if figure:
+        feature = str(figure.get("feature", "")).partition(":")[0]
+        out += text["last_figure"].format(kind=text.get(f"kind_{figure.get('kind')}", ""),
+                                          feature=text.get(f"feature_{feature}", feature))
+    points = last.get("points") or []
+    gains = [(s, n) for s, n in enumerate(points) if n]
+    if not gains:
+        return out + " · " + text["last_nothing"]
+    # The mover's own points first and without a name; others' (a shared fortress) with theirs.
+    gains.sort(key=lambda gain: gain[0] != seat)
+    return out + " · " + ", ".join(text["last_points"].format(points=n) if s == seat else
+                                   text["last_points_of"].format(name=names.get(s, "?"), points=n)
+                                   for s, n in gains)
 
 
 # ---- public entry points -------------------------------------------------------------------------------
@@ -476,15 +611,16 @@ def encode_png(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
-def label_font_size(size: int) -> int:
-    """Font size of the spot labels on tiles of ``size`` px: as large as the spot allows, since Discord shows
-    a board about 550 px wide inline and a player must read the letter there."""
-    return max(10, size * 5 // 8)
+def label_font_size(size: int, unit: float = 1.0) -> int:
+    """Font size of the spot labels on tiles of ``size`` px: 12 px inline (``unit`` image px per inline px)
+    or 2/5 of the tile, whichever is larger, so that the letters stay smaller than the tiles' art."""
+    return max(_scaled(12, unit), size * 2 // 5)
 
 
 def board_geometry(view: dict[str, Any], tiles: dict[tuple[int, int], tuple[str, int]],
                    labels: dict[str, tuple[int, int]]) -> BoardLayout:
-    """Where the board window, its coordinates and the panel under it lie, cropped to the played area."""
+    """Where the header, the board window with its coordinates and the panel under it lie, cropped to the
+    played area; never more than ``MAX_ASPECT`` times as tall as wide (a tall board widens the image)."""
     cells = set(tiles) | set(labels.values()) or {(0, 0)}
     xs = [c[0] for c in cells]
     ys = [c[1] for c in cells]
@@ -493,15 +629,21 @@ def board_geometry(view: dict[str, Any], tiles: dict[tuple[int, int], tuple[str,
     x0, x1, y0, y1 = min(xs) - ring, max(xs) + ring, min(ys) - ring, max(ys) + ring
     cols, rows = x1 - x0 + 1, y1 - y0 + 1
     players = len(view.get("players") or [])
+    over = not view.get("turn")
     size = _tile_size(cols, rows, players)
     unit = _unit_for(cols * size)
+    # Everything but the board's tiles scales with the unit: header, coordinates, panel (inline px).
+    fixed = HEADER_HEIGHT + 2 * COORD_MARGIN + _panel_inline(players, over)
+    if rows * size + fixed * unit > MAX_ASPECT * INLINE_WIDTH * unit:
+        unit = max(unit, math.ceil(rows * size / (MAX_ASPECT * INLINE_WIDTH - fixed) * 10) / 10)
     margin = round(COORD_MARGIN * unit)
+    header = round(HEADER_HEIGHT * unit)
     # The panel goes under the board, not beside it: beside, it would take a third of the 550 inline pixels.
     width = max(cols * size + 2 * margin, round(INLINE_WIDTH * unit))
-    panel_top = rows * size + 2 * margin
-    grid = _Grid(x0, y0, cols, rows, size, (width - cols * size) // 2, margin)
-    return BoardLayout(grid, round(COORD_FONT * unit), margin, unit, panel_top,
-                       (width, panel_top + _panel_height(players, unit)))
+    panel_top = header + rows * size + 2 * margin
+    grid = _Grid(x0, y0, cols, rows, size, (width - cols * size) // 2, header + margin)
+    return BoardLayout(grid, _scaled(COORD_FONT, unit), margin, unit, panel_top,
+                       (width, panel_top + _panel_height(players, unit, over)), header)
 
 
 def board_image(view: dict[str, Any], names: list[str] | None = None, locale: str = "en",
@@ -524,17 +666,20 @@ def board_image(view: dict[str, Any], names: list[str] | None = None, locale: st
     grid = layout.grid
     canvas = Image.new("RGB", layout.size, BACKGROUND)
     draw = ImageDraw.Draw(canvas)
+    names_by_seat = _names(view, names, locale)
+    seat_labels = _seat_labels(view, names)
+    canvas.paste(_header(view, names_by_seat, seat_labels, locale, layout), (0, 0))
 
     _draw_tiles(canvas, draw, grid, tiles, locale)
     _draw_coordinates(canvas, grid, layout.coord_size, layout.margin)
     if labels and not pending:
-        _draw_legal(canvas, grid, labels)
-    seat_labels = _seat_labels(view, names)
-    _draw_figures(canvas, grid, view, tiles, seat_labels, layout.unit)
+        _draw_legal(canvas, grid, labels, layout.unit)
     last = pending or (tuple(view["last_placed"]) if view.get("last_placed") else None)
     if last is not None and grid.contains(int(last[0]), int(last[1])):
-        _outline(draw, grid, int(last[0]), int(last[1]), LAST_PLACED, max(2, grid.size // 20))
-    _draw_panel(canvas, draw, layout, view, _names(view, names, locale), seat_labels, locale)
+        # The loudest mark on the board, under the figures so that none is hidden: 3 px inline.
+        _outline(draw, grid, int(last[0]), int(last[1]), LAST_MARK, max(3, round(3 * layout.unit)))
+    _draw_figures(canvas, grid, view, tiles, seat_labels, layout.unit)
+    _draw_panel(canvas, draw, layout, view, names_by_seat, seat_labels, locale)
     return canvas
 
 

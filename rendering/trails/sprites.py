@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from rendering.common import font
+from rendering.common import font, text_on
 from rendering.trails import geometry as geo
 from rendering.trails.data import tile_types
 
@@ -43,12 +43,6 @@ GOODS_LETTERS: dict[str, dict[str, str]] = {
 
 SUPERSAMPLE = 2
 ROTATE = {1: Image.Transpose.ROTATE_270, 2: Image.Transpose.ROTATE_180, 3: Image.Transpose.ROTATE_90}
-
-
-def _text_color(color: RGB) -> RGB:
-    """Black on light colours, white on dark ones (readable on every player colour)."""
-    luminance = 0.299 * color[0] + 0.587 * color[1] + 0.114 * color[2]
-    return INK if luminance > 150 else WHITE
 
 
 def _centered_text(draw: ImageDraw.ImageDraw, centre: tuple[float, float], text: str, size: int, fill: RGB) -> None:
@@ -260,72 +254,70 @@ def _goods(draw: ImageDraw.ImageDraw, centre: tuple[float, float], size: float, 
     _centered_text(draw, (x, y + r * 0.05), letter, round(size * 0.62), INK)
 
 
-# ---- figures -------------------------------------------------------------------------------------------
+# ---- figures ----------------------------------------------------------------------------------------
 
-# A meeple outline in a unit box (head drawn separately as a circle).
-MEEPLE_BODY = [
-    (0.36, 0.3), (0.1, 0.38), (0.02, 0.5), (0.08, 0.56), (0.3, 0.56), (0.14, 0.97), (0.42, 0.97), (0.5, 0.82),
-    (0.58, 0.97), (0.86, 0.97), (0.7, 0.56), (0.92, 0.56), (0.98, 0.5), (0.9, 0.38), (0.64, 0.3),
-]
-FIGURE_SCALE = {"normal": 0.36, "big": 0.48, "builder": 0.32, "keeper": 0.34}
-FIGURE_MIN = {"normal": 26, "big": 33, "builder": 23, "keeper": 25}  # keeps the player's mark legible
+# A figure is a token in the player's colour whose shape tells its kind (normal: a disc; big: a larger disc
+# with a second rim; builder: a house; keeper: a disc with a pig's ears) and whose letter tells its owner, so
+# that colour is never the only cue. The letter is what must read at 12 px in Discord's inline view, so the
+# token is sized from its letter: LABEL_SHARE is the letter's font size over the token's size.
+LABEL_SHARE = {"normal": 0.7, "big": 0.55, "builder": 0.56, "keeper": 0.6}
+FIGURE_SCALE = {"normal": 0.3, "big": 0.42, "builder": 0.36, "keeper": 0.33}  # of the tile, on large tiles
+MIN_LABEL = 12  # px of the owner's letter as seen inline (issue 38: nothing a player needs under 12 px)
+SUPERSAMPLE_FIGURE = 4
+
+
+def label_font(kind: str, size: int) -> int:
+    """Font size in px of the owner's letter on a figure ``size`` px tall."""
+    return round(size * LABEL_SHARE.get(kind, 0.7))
 
 
 def figure_size(kind: str, tile_size: int, unit: float = 1.0) -> int:
-    """Pixels tall for a figure on a tile; ``unit`` (image pixels per pixel seen inline in Discord) keeps it
-    about half its minimum on a large board's inline view, within 3/5 of the tile."""
-    scaled = round(FIGURE_SCALE.get(kind, 0.36) * tile_size)
-    least = max(FIGURE_MIN.get(kind, 26), round(FIGURE_MIN.get(kind, 26) * unit / 2))
-    return min(max(scaled, least), round(tile_size * 0.6))
+    """Pixels tall for a figure on a tile; ``unit`` (image pixels per pixel seen inline in Discord) keeps
+    the owner's letter at least ``MIN_LABEL`` px inline however large the board, even if the figure then
+    covers much of a small tile: whose figure it is matters more than the field under it."""
+    share = LABEL_SHARE.get(kind, 0.7)
+    least = math.ceil(MIN_LABEL * unit / share) + 1
+    return max(round(FIGURE_SCALE.get(kind, 0.3) * tile_size), least)
 
 
 @lru_cache(maxsize=512)
 def figure_sprite(kind: str, color: RGB, label: str, size: int) -> Image.Image:
-    """An RGBA figure ``size`` px tall: meeple / big meeple / builder (square with a hammer) / keeper (pig),
-    in the player's colour with a dark outline, a light halo, and the player's label on it."""
-    ss = 4
+    """An RGBA figure ``size`` px square: its kind's shape in the player's colour, a dark rim and a light
+    halo (so a black figure shows on the dark board and a yellow one on a meadow), the owner's letter."""
+    ss = SUPERSAMPLE_FIGURE
     s = size * ss
     image = Image.new("RGBA", (s, s), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     outline = (25, 25, 25)
-    halo = (255, 255, 255, 200)
-    ink = _text_color(color)
-    pad = s * 0.06
-    inner = s - 2 * pad
+    halo = (255, 255, 255, 235)
+    rim = max(1, round(s * 0.06))
+    glow = max(1, round(s * 0.07))
+    ink = text_on(color)
+    text_y = 0.5
 
     def box(points: list[geo.Point]) -> list[tuple[float, float]]:
-        return [(pad + x * inner, pad + y * inner) for x, y in points]
+        return [(x * s, y * s) for x, y in points]
 
-    if kind in ("normal", "big"):
-        body = box(MEEPLE_BODY)
-        head = (pad + 0.33 * inner, pad + 0.0 * inner, pad + 0.67 * inner, pad + 0.34 * inner)
-        halo_width = round(s * 0.09)
-        draw.polygon(body, outline=halo, width=halo_width)
-        draw.ellipse(_grow(head, halo_width / 2), fill=halo)
-        draw.polygon(body, fill=color, outline=outline, width=round(s * 0.035))
-        draw.ellipse(head, fill=color, outline=outline, width=round(s * 0.035))
-        if kind == "big":
-            # A crown-like band tells the big meeple apart even in grey scale.
-            draw.line(box([(0.3, 0.58), (0.7, 0.58)]), fill=outline, width=round(s * 0.03))
-        text_centre = (pad + 0.5 * inner, pad + 0.52 * inner)
-        _centered_text(draw, text_centre, label, round(inner * 0.34), ink)
-    elif kind == "builder":
-        rect = (pad + 0.1 * inner, pad + 0.18 * inner, pad + 0.9 * inner, pad + 0.98 * inner)
-        draw.rectangle(_grow(rect, s * 0.05), fill=halo)
-        draw.rectangle(rect, fill=color, outline=outline, width=round(s * 0.04))
-        # A hammer over the top edge.
-        draw.line(box([(0.62, 0.04), (0.92, 0.34)]), fill=outline, width=round(s * 0.08))
-        draw.line(box([(0.78, 0.2), (0.56, 0.42)]), fill=(150, 110, 70), width=round(s * 0.06))
-        _centered_text(draw, (pad + 0.44 * inner, pad + 0.62 * inner), label, round(inner * 0.44), ink)
-    else:  # keeper: a round pig-like token with ears and a snout
-        draw.polygon(box([(0.12, 0.28), (0.22, 0.02), (0.42, 0.2)]), fill=color, outline=outline, width=round(s * 0.03))
-        draw.polygon(box([(0.88, 0.28), (0.78, 0.02), (0.58, 0.2)]), fill=color, outline=outline, width=round(s * 0.03))
-        disc = (pad + 0.04 * inner, pad + 0.12 * inner, pad + 0.96 * inner, pad + 0.98 * inner)
-        draw.ellipse(_grow(disc, s * 0.05), fill=halo)
-        draw.ellipse(disc, fill=color, outline=outline, width=round(s * 0.04))
-        snout = (pad + 0.36 * inner, pad + 0.66 * inner, pad + 0.64 * inner, pad + 0.88 * inner)
-        draw.ellipse(snout, fill=(240, 170, 180), outline=outline, width=round(s * 0.025))
-        _centered_text(draw, (pad + 0.5 * inner, pad + 0.44 * inner), label, round(inner * 0.36), ink)
+    if kind == "builder":
+        corners = [(0.1, 0.44), (0.5, 0.08), (0.9, 0.44), (0.9, 0.92), (0.1, 0.92)]
+        # The halo: the same house grown about its middle (a polygon's outline is drawn inside it).
+        draw.polygon(box([(0.5 + (x - 0.5) * 1.16, 0.55 + (y - 0.55) * 1.16) for x, y in corners]), fill=halo)
+        draw.polygon(box(corners), fill=color, outline=outline, width=rim)
+        text_y = 0.62
+    else:
+        disc = (0.07 * s, 0.16 * s, 0.93 * s, 0.98 * s) if kind == "keeper" else (0.07 * s, 0.07 * s, 0.93 * s,
+                                                                                      0.93 * s)
+        if kind == "keeper":  # ears first, so the disc's rim covers their base
+            for ear in ([(0.12, 0.42), (0.2, 0.04), (0.44, 0.24)], [(0.88, 0.42), (0.8, 0.04), (0.56, 0.24)]):
+                draw.polygon(box(ear), fill=color, outline=outline, width=rim)
+            text_y = 0.6
+        draw.ellipse(_grow(disc, glow), outline=halo, width=glow)
+        draw.ellipse(disc, fill=color, outline=outline, width=rim)
+        if kind == "big":  # a second rim inside the first: the big figure, even in grey scale
+            draw.ellipse(_grow(disc, -2.2 * rim), outline=ink, width=max(1, rim // 2))
+    if label:
+        draw.text((s / 2, s * text_y), label, font=font(label_font(kind, size) * ss, True), fill=ink, anchor="mm",
+                  stroke_width=max(1, ss // 2), stroke_fill=color)
     return image.resize((size, size), Image.Resampling.LANCZOS)
 
 

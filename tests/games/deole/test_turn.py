@@ -247,3 +247,47 @@ def test_other_colours_coast_is_not_a_landing() -> None:
     give(state, ("yellow", 3), ("yellow", 4), ("red", 1))
     events = play(state, 0, "die yellow 3", "track yellow")
     assert "eolia" not in codes(events)
+
+
+def test_the_view_tells_the_last_turn_and_the_points_it_made() -> None:
+    """The board's header reads the last turn from the public view: the seat, every die it placed (or
+    discarded) with its track, and its total when the turn began (the points made are the difference)."""
+    from games.ai import RandomAI
+
+    state = GAME.setup(3, {}, 4)
+    ai = RandomAI(4)
+    assert GAME.view(state, None)["last"] == {}
+    expected: dict = {}
+    placed = 0
+    while not GAME.is_over(state):
+        seat = GAME.to_act(state)[0]
+        before = GAME.view(state, None)["scores"]
+        events = GAME.apply(state, seat, ai.choose(GAME, state, seat))
+        for event in events:  # the events told in chat say the same as the view
+            p = event.params
+            if event.code == "die_taken":
+                expected = {"seat": p["seat"], "dice": []}
+                if event is events[0]:
+                    expected["score_before"] = sum(before[str(p["seat"])].values())
+            elif event.code in ("die_placed", "die_discarded"):
+                expected["dice"].append([p["colour"], p["value"], p.get("track")])
+                placed += event.code == "die_placed"
+        last = GAME.view(state, None)["last"]
+        assert {k: last[k] for k in expected} == expected
+    assert placed > 20
+    restored = GAME.from_json(GAME.to_json(state))
+    assert GAME.view(restored, None)["last"] == GAME.view(state, None)["last"]
+
+
+def test_solo_disasters_keep_their_die_value_by_box() -> None:
+    from games.ai import RandomAI
+
+    state = GAME.setup(1, {"side": "green"}, 3)
+    ai = RandomAI(3)
+    while not GAME.is_over(state):
+        GAME.apply(state, 0, ai.choose(GAME, state, 0))
+    sheet = GAME.view(state, None)["sheets"][0]
+    assert sheet["disasters"]
+    assert sorted(v for _, _, v in sheet["disasters"]) == sorted(sheet["disaster_values"])
+    for track, box, _value in sheet["disasters"]:
+        assert sheet["boxes"][track][box] == "x"

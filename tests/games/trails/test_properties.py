@@ -128,10 +128,37 @@ def test_view_shape():
     state = GAME.setup(3, {"expansions": "river,inns,traders"}, 7)
     view = GAME.view(state, None)
     assert set(view) == {"game", "players", "board", "figures", "turn", "remaining", "set_aside", "last_placed",
-                         "options"}
+                         "last_turn", "options"}
     assert set(view["players"][0]) == {"seat", "color", "score", "figures_left", "big_left", "builder_left",
-                                       "keeper_left", "goods", "eliminated"}
+                                       "keeper_left", "goods", "eliminated", "points"}
     assert set(view["turn"]) == {"seat", "tile", "placed", "legal_positions", "legal_rotations", "phase"}
     assert view["turn"]["phase"] == "place" and view["turn"]["placed"] is None
     assert "deck" not in json.dumps(view).replace('"deck": ""', "")  # the draw order is never shown
     assert GAME.view(state, 0) == view  # no hidden information
+
+
+def test_the_view_tells_the_last_turn_and_what_it_scored():
+    """The board's header reads the last confirmed turn from the public view: who laid which tile where, the
+    figure on it, and every seat's points from that turn (before the end-of-game scoring)."""
+    state = GAME.setup(3, {"expansions": "river,inns,traders"}, 5)
+    ai = RandomAI(5)
+    assert GAME.view(state, None)["last_turn"] is None
+    scored = 0
+    while not GAME.is_over(state):
+        seat = GAME.to_act(state)[0]
+        action = ai.choose(GAME, state, seat)
+        totals = [p["score"] for p in GAME.view(state, None)["players"]]
+        pending = state.pending_figure
+        GAME.apply(state, seat, action)
+        view = GAME.view(state, None)
+        if action != CONFIRM:
+            continue
+        last = view["last_turn"]
+        assert (last["seat"], [last["x"], last["y"]]) == (seat, view["last_placed"])
+        assert last["figure"] == ({"kind": pending.kind, "feature": pending.feature} if pending else None)
+        if not GAME.is_over(state):
+            assert last["points"] == [p["score"] - t for p, t in zip(view["players"], totals, strict=True)]
+            scored += any(last["points"])
+        assert GAME.view(GAME.from_json(GAME.to_json(state)), None)["last_turn"] == last
+    assert scored >= 3  # this seed closes a few roads and cities along the way
+    assert all(sum(p["points"].values()) == p["score"] for p in GAME.view(state, None)["players"])

@@ -23,7 +23,7 @@ from rendering.trails.board import (
     label_font_size,
     label_sprite,
 )
-from rendering.trails.sprites import figure_size
+from rendering.trails.sprites import figure_size, label_font
 from tests.rendering.trails.boards import game_view, grid_view
 
 NAMES = ["Alice", "Борис", "Carol", "Dmitri", "Евгения", "Frank"]
@@ -40,8 +40,8 @@ def test_panel_text_reads_at_550_px(players: int, tiles: int | None) -> None:
     image = board_image(view, NAMES[:players], "ru")
     assert image.size == layout.size
     for role in PANEL_FONT:
-        assert layout.inline(layout.panel_font(role)) >= 11, role
-    assert layout.inline(layout.coord_size) >= 10
+        assert layout.inline(layout.panel_font(role)) >= 12, role
+    assert layout.inline(layout.coord_size) >= 12
     # The panel lies under the board, across the whole width, not squeezed beside it.
     assert layout.panel_top >= layout.grid.top + layout.grid.height
     assert image.getpixel((image.width - 2, image.height - 2)) == PANEL_BG
@@ -51,7 +51,7 @@ def test_panel_text_reads_on_the_largest_boards() -> None:
     for columns in (12, 25):
         view = grid_view(125, columns)
         layout = _layout(view)
-        assert min(layout.inline(layout.panel_font(role)) for role in PANEL_FONT) >= 11
+        assert min(layout.inline(layout.panel_font(role)) for role in PANEL_FONT) >= 12
 
 
 @pytest.mark.parametrize(("players", "seed", "tiles"), [(4, 11, 20), (4, 11, 60), (4, 3, 110), (6, 2, 100),
@@ -60,9 +60,11 @@ def test_spot_letters_read_at_550_px(players: int, seed: int, tiles: int) -> Non
     view = game_view(tiles, seed=seed, players=players)
     layout = _layout(view)
     assert layout.grid.cols <= 24  # real boards; wider ones are the limit named in docs/games/trails.md
-    assert layout.inline(label_font_size(layout.grid.size)) >= 12
+    face = label_font_size(layout.grid.size, layout.unit)
+    assert layout.inline(face) >= 12
+    assert face <= layout.grid.size * 3 // 5  # smaller than the 5/8 of a tile they were
     for label in position_labels(view):
-        sprite = label_sprite(label, layout.grid.size)
+        sprite = label_sprite(label, layout.grid.size, face)
         assert sprite.width <= layout.grid.size and sprite.height <= layout.grid.size
         # Capitals of at least 12 px text: about 0.7 of the font size, whatever the narrowing.
         assert layout.inline(sprite.height) >= 8.5
@@ -87,10 +89,13 @@ def _bold(size: int):
 
 
 def test_figures_grow_with_the_image_scale() -> None:
-    # On a big board (56 px tiles, 2.5 image px per inline px) a meeple stays above 12 px inline.
-    assert figure_size("normal", 56, 2.5) / 2.5 >= 12
+    # On a big board (56 px tiles, 2.5 image px per inline px) every figure's letter stays 12 px inline or
+    # more, even if the figure then covers more of its tile (whose figure it is matters most).
+    for kind in ("normal", "big", "builder", "keeper"):
+        for tile, unit in ((56, 2.5), (48, 2.3), (96, 1.0), (40, 3.0)):
+            assert label_font(kind, figure_size(kind, tile, unit)) / unit >= 12, (kind, tile, unit)
     assert figure_size("normal", 96, 1.0) == figure_size("normal", 96)
-    assert figure_size("big", 56, 2.5) <= round(56 * 0.6)
+    assert figure_size("big", 56, 2.5) > figure_size("normal", 56, 2.5)
 
 
 def test_long_names_are_cut_to_their_column() -> None:
