@@ -1279,8 +1279,9 @@ class MapleGame(Game[MapleState, Action]):
         assert seat is not None, "a turn ends for the player who has it"
         events.append(Event("turn_end", {"seat": seat}))
         ctx = state.ctx
+        walk: Walk = ctx.get("walk") or {}
         state.last_turn = {"seat": seat, "card": ctx.get("card"), "main": ctx.get("main"),
-                           "at": (ctx.get("walk") or {}).get("at") or state.seats[seat]["pos"], "crafted": ctx.get("crafted", 0),
+                           "at": walk.get("at") or state.seats[seat]["pos"], "crafted": ctx.get("crafted", 0),
                            "points": sum(self.breakdown(state, seat).values()) - state.turn_base}
         state.turn_snap = None
         state.turn_steps = []
