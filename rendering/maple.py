@@ -196,7 +196,7 @@ def _items_line(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: floa
 @lru_cache(maxsize=8)
 def _valley_layers(clearings: str, locale: str) -> tuple[Image.Image, Image.Image]:
     """The valley's two layers that never change in a game, cached: the ground and paths (under a walk being
-    drawn), then the path numbers and locations with their names (over it, with its mask)."""
+    drawn), then the locations with their names and the path numbers (over it, with its mask)."""
     chosen = json.loads(clearings)
     ground = Image.new("RGB", (WIDTH, MAP_H), PAPER)
     draw = ImageDraw.Draw(ground)
@@ -206,13 +206,6 @@ def _valley_layers(clearings: str, locale: str) -> tuple[Image.Image, Image.Imag
         draw.line((_loc_xy(path.a), _loc_xy(path.b)), fill=PATH_COLOURS[path.type], width=6)
     top = Image.new("RGBA", (WIDTH, MAP_H), (0, 0, 0, 0))
     draw = ImageDraw.Draw(top)
-    for number, path in D.PATHS.items():
-        (ax, ay), (bx, by) = _loc_xy(path.a), _loc_xy(path.b)
-        mx, my = (ax + bx) / 2, (ay + by) / 2
-        if path.spot:  # the number beside the curiosity spot
-            mx, my = mx + 21, my - 13
-        draw.ellipse((mx - 13, my - 13, mx + 13, my + 13), fill=PAPER, outline=PATH_COLOURS[path.type], width=3)
-        draw.text((mx, my), str(number), font=font(SMALL, True), anchor="mm", fill=INK)
     for code, (kind, _) in D.LOCATIONS.items():
         x, y = _loc_xy(code)
         half = 44 if kind == "clearing" else 36
@@ -228,6 +221,14 @@ def _valley_layers(clearings: str, locale: str) -> tuple[Image.Image, Image.Imag
             draw.text((x, y - 10), code, font=font(SMALL, True), anchor="mm", fill=INK)
             draw.text((x, y + 10), fit_text(draw, _t(locale, f"kind.{kind}"), font(SMALL), 2 * half - 4),
                       font=font(SMALL), anchor="mm", fill=MUTED)
+    # The path numbers last: a short path's number overlaps a location's edge, never hides under it.
+    for number, path in D.PATHS.items():
+        (ax, ay), (bx, by) = _loc_xy(path.a), _loc_xy(path.b)
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        if path.spot:  # the number beside the curiosity spot
+            mx, my = mx + 21, my - 13
+        draw.ellipse((mx - 13, my - 13, mx + 13, my + 13), fill=PAPER, outline=PATH_COLOURS[path.type], width=3)
+        draw.text((mx, my), str(number), font=font(SMALL, True), anchor="mm", fill=INK)
     return ground, top
 
 
