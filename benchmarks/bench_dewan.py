@@ -1,6 +1,7 @@
 """Dewan speed: random complete games per second (2-4 players, one core), legal_actions on a late board, the
 same boards with a 20-card hand (legal_actions, then choosing a camp: its costs and first payment step), and
-the board render + PNG of a finished 4-player game.
+the board render + PNG of a finished 4-player game (and the tribe boards' details image), as a ratio of the
+finished 4-player all-expansions Trails board (issue 38: at most 1.5).
 
 Run: .venv/bin/python benchmarks/bench_dewan.py
 """
@@ -16,7 +17,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 
 from games.ai import RandomAI, play_out  # noqa: E402
 from games.dewan import GAME  # noqa: E402
-from rendering.dewan import render_board  # noqa: E402
+from rendering.dewan import render_board, render_details  # noqa: E402
+from rendering.trails import render_board as render_trails  # noqa: E402
+from tests.rendering.trails.boards import game_view  # noqa: E402  (the reference: a finished 4-player Trails board)
 
 
 def games_per_second(players: int, count: int, runs: int = 3) -> tuple[float, float]:
@@ -107,16 +110,24 @@ def main() -> None:
     play_out(GAME, state, 1)
     view = GAME.view(state, None)
     names = ["Alice", "Boris", "Chen", "Dana"]
-    times = []
-    data = b""
-    for _ in range(30):
-        start = time.perf_counter()
-        data = render_board(view, names, "en")
-        times.append(time.perf_counter() - start)
-    median, p99 = percentiles(times)
-    print(f"render_board + PNG, finished 4-player game: median {median:.1f} ms, p99 {p99:.1f} ms, "
-          f"{len(data) // 1024} KiB")
+    trails = game_view(None, seed=11)
+    reference = cpu_ms(lambda: render_trails(trails, names, "ru"))
+    board = cpu_ms(lambda: render_board(view, names, "en"))
+    details = cpu_ms(lambda: render_details(view, names, "en"))
+    print(f"render + PNG, finished 4-player game (CPU, median): board {board:.1f} ms ({board / reference:.2f}x the "
+          f"finished 4-player Trails board, {reference:.1f} ms), tribe boards {details:.1f} ms; "
+          f"{len(render_board(view, names, 'en')) // 1024} KiB + {len(render_details(view, names, 'en')[0][1]) // 1024} KiB")
 
+
+def cpu_ms(function, runs: int = 30) -> float:
+    """Median CPU milliseconds of ``function`` after a first call (which fills the caches of static layers)."""
+    function()
+    times = []
+    for _ in range(runs):
+        start = time.process_time()
+        function()
+        times.append(time.process_time() - start)
+    return statistics.median(times) * 1000
 
 if __name__ == "__main__":
     main()

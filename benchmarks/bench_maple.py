@@ -1,5 +1,6 @@
 """Maple Valley speed: random complete games per second (1-5 players, one core), legal actions on a busy
-turn, and the board render of a finished 5-player game.
+turn, and the board render of a finished 5-player game (and the players' areas), as a ratio of the finished
+4-player all-expansions Trails board (issue 38: at most 1.5).
 
 Run: .venv/bin/python benchmarks/bench_maple.py
 """
@@ -16,7 +17,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a check
 from games.ai import play_out  # noqa: E402
 from games.maple import GAME  # noqa: E402
 from games.maple.engine import MapleState  # noqa: E402
-from rendering.maple import render_board  # noqa: E402
+from rendering.maple import render_board, render_details  # noqa: E402
+from rendering.trails import render_board as render_trails  # noqa: E402
+from tests.rendering.trails.boards import game_view  # noqa: E402  (the reference: a finished 4-player Trails board)
 
 
 def games_per_second(players: int, count: int) -> tuple[float, float]:
@@ -67,14 +70,25 @@ def main() -> None:
     finished = GAME.setup(5, {}, 1)
     play_out(GAME, finished, 1)
     view = GAME.view(finished, None)
-    median, p99 = timed(lambda: render_board(view), 20)
-    cpu = time.process_time()
-    for _ in range(10):
-        render_board(view)
-    cpu_ms = (time.process_time() - cpu) * 100
-    print(f"render (finished 5-player game): median {median:.1f} ms, p99 {p99:.1f} ms, {cpu_ms:.1f} ms of CPU, "
-          f"{len(render_board(view)) // 1024} KiB")
+    names = ["Alice", "Boris", "Chen", "Dana", "Eve"]
+    trails = game_view(None, seed=11)
+    reference = cpu_ms(lambda: render_trails(trails, names[:4], "ru"))
+    board = cpu_ms(lambda: render_board(view, names))
+    details = cpu_ms(lambda: render_details(view, names))
+    print(f"render + PNG, finished 5-player game (CPU, median): board {board:.1f} ms ({board / reference:.2f}x the "
+          f"finished 4-player Trails board, {reference:.1f} ms), players' areas {details:.1f} ms; "
+          f"{len(render_board(view, names)) // 1024} KiB + {len(render_details(view, names)[0][1]) // 1024} KiB")
 
+
+def cpu_ms(function, runs: int = 30) -> float:
+    """Median CPU milliseconds of ``function`` after a first call (which fills the caches of static layers)."""
+    function()
+    times = []
+    for _ in range(runs):
+        start = time.process_time()
+        function()
+        times.append(time.process_time() - start)
+    return statistics.median(times) * 1000
 
 if __name__ == "__main__":
     main()

@@ -126,6 +126,10 @@ class DewanState:
     turns: int = 0
     actions: int = 0
     last: JSON = field(default_factory=dict[str, Any])  # the last placement: seat, route
+    # The turn under way (its seat, the mover's total when it began, what it did so far) and the last finished
+    # turn, public facts only (no card that went to a hand): the board's header tells them.
+    recent: JSON = field(default_factory=dict[str, Any])
+    last_turn: JSON = field(default_factory=dict[str, Any])
     opening: list[list[Any]] = field(default_factory=list[list[Any]])  # [code, params] of the setup events
     # Placement searches of the current position (not saved): legal_actions and apply share them.
     cache: dict[Any, Any] = field(default_factory=dict[Any, Any], repr=False, compare=False)
@@ -279,6 +283,14 @@ class DewanGame(Game[DewanState, Action]):
             raise IllegalAction("not_your_turn")
         self._check(state, seat, action)
         events: list[Event] = []
+        if state.phase in ("turn", "first_story"):  # a turn's first action
+            state.recent = {"seat": seat, "base": self._total(state, seat), "did": {}}
+        turns = state.turns
+        self._apply(state, seat, action, events)
+        self._note_turn(state, seat, events, finished=state.turns > turns)
+        return events
+
+    def _apply(self, state: DewanState, seat: Seat, action: Action, events: list[Event]) -> None:
         state.actions += 1
         kind = action[0]
         if kind == "story":
@@ -310,7 +322,35 @@ class DewanGame(Game[DewanState, Action]):
             state.round_passes.append(seat)
             events.append(Event("passed", {"seat": seat}))
             self._end_turn(state, events)
-        return events
+
+    def _total(self, state: DewanState, seat: int) -> int:
+        return sum(self.breakdowns(state)[seat].values())
+
+    def _note_turn(self, state: DewanState, seat: int, events: list[Event], finished: bool) -> None:
+        """Fold the events of an action into the turn under way; a finished turn becomes ``last_turn`` with
+        the points it made (the mover's total now minus at its start)."""
+        if state.recent.get("seat") != seat:
+            return  # a turn begun before this field existed
+        did = state.recent["did"]
+        for event in events:
+            if event.params.get("seat") != seat:
+                continue
+            if event.code == "took":  # positions and terrains only: the cards are now in a hand
+                did["take"] = event.params["position"]
+                did["terrains"] = ["".join(D.CARDS[c][0]) for c in event.params["cards"].split()]
+            elif event.code == "camp":
+                did["camp"] = event.params["hex"]
+            elif event.code in ("story_taken", "story_drawn"):
+                did["story"] = event.params["tile"]
+            elif event.code == "tucked":
+                did["tuck"] = event.params["card"]
+            elif event.code == "story_completed":
+                did.setdefault("completed", []).append(event.params["tile"])
+            elif event.code in ("berry", "passed", "last_camp"):
+                did[event.code] = True
+        if finished:
+            state.last_turn = {"seat": seat, **did, "points": self._total(state, seat) - state.recent["base"]}
+            state.recent = {}
 
     def _check(self, state: DewanState, seat: Seat, given: object) -> None:
         """Raise the most helpful error for an action that is not legal now (``apply`` may be handed anything)."""
@@ -535,6 +575,7 @@ class DewanGame(Game[DewanState, Action]):
                 for p in state.seats
             ],
             "last": copy.deepcopy(state.last),
+            "last_turn": copy.deepcopy(state.last_turn),  # who played the last turn, what it did and scored
             "pending_hex": state.pending.get("hex"),  # the camp being paid for
         }
         if seat is not None and 0 <= seat < state.players:
@@ -548,8 +589,9 @@ class DewanGame(Game[DewanState, Action]):
     _FIELDS = (
         "players", "layout", "seats", "deck", "discard", "row", "story_deck", "story_display", "camps",
         "berries", "dewan", "actor", "phase", "setup_order", "round", "final_round", "round_passes",
-        "eliminated", "turns", "actions", "last", "opening", "pending",
+        "eliminated", "turns", "actions", "last", "opening", "pending", "recent", "last_turn",
     )
+    _LATER_FIELDS = ("recent", "last_turn")  # absent from states saved before them
 
     def to_json(self, state: DewanState) -> JSON:
         out: JSON = {"v": self.json_version, "rng": rng_to_json(state.rng)}
@@ -560,7 +602,8 @@ class DewanGame(Game[DewanState, Action]):
     def from_json(self, data: JSON) -> DewanState:
         if data.get("v") != self.json_version:
             raise ValueError(f"dewan: unsupported state version {data.get('v')}")
-        return DewanState(rng=rng_from_json(data["rng"]), **{n: copy.deepcopy(data[n]) for n in self._FIELDS})
+        return DewanState(rng=rng_from_json(data["rng"]), **{n: copy.deepcopy(data[n]) for n in self._FIELDS
+                                                              if n in data or n not in self._LATER_FIELDS})
 
     # -- notation ---------------------------------------------------------------------------------
     def parse(self, text: str) -> Action:

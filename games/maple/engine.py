@@ -100,6 +100,8 @@ class MapleState:
     actions: int = 0
     turns: int = 0
     opening: list[list[Any]] = field(default_factory=list[list[Any]])  # [code, params] for initial_events
+    turn_base: int = 0  # the mover's total when the turn began (the last turn's points, for the board)
+    last_turn: JSON = field(default_factory=dict[str, Any])  # seat, card, main, at, crafted, points
     # The last options listed by legal_actions and the position they were listed for (not saved): apply
     # checks an action against them instead of working the step out a second time.
     listed: tuple[tuple[Any, ...], set[Action]] | None = field(default=None, compare=False, repr=False)
@@ -112,8 +114,9 @@ class MapleState:
 _FIELDS = (
     "players", "hour", "sun", "sun_deck", "worm", "actor", "keep_order", "groves", "spots", "clearings", "fests",
     "rows", "dawdle_deck", "supply", "seats", "ctx", "turn_steps", "turn_snap", "undo_floor", "revealed",
-    "eliminated", "over", "actions", "turns", "opening",
+    "eliminated", "over", "actions", "turns", "opening", "turn_base", "last_turn",
 )
+_LATER_FIELDS = ("turn_base", "last_turn")  # absent from states saved before them
 _SNAP_FIELDS = tuple(f for f in _FIELDS if f != "turn_snap")
 # What a turn can change, kept at its start for ``undo`` (the hour, sun, board and eliminations cannot).
 _TURN_FIELDS = ("actor", "fests", "rows", "dawdle_deck", "supply", "seats", "ctx", "turn_steps", "undo_floor",
@@ -446,6 +449,7 @@ class MapleGame(Game[MapleState, Action]):
                      if ctx.get("walk") else None},
             "eliminated": list(state.eliminated),
             "over": state.over,
+            "last_turn": _copy(state.last_turn),  # who played the last turn, what and where, its points
             "scores": {str(s): self.breakdown(state, s) for s in range(state.players)},
         }
 
@@ -466,7 +470,8 @@ class MapleGame(Game[MapleState, Action]):
             raise ValueError(f"maple: unsupported state version {data.get('v')}")
         state = MapleState(players=data["players"], rng=rng_from_json(data["rng"]))
         for name in _SNAP_FIELDS:
-            setattr(state, name, _copy(data[name]))
+            if name in data or name not in _LATER_FIELDS:
+                setattr(state, name, _copy(data[name]))
         snap = data["turn_snap"]
         if snap is not None:
             rng = rng_from_json(snap["rng"])
@@ -1259,6 +1264,7 @@ class MapleGame(Game[MapleState, Action]):
         state.turn_snap = None
         state.undo_floor = 0
         state.turns += 1
+        state.turn_base = sum(self.breakdown(state, seat).values())
         p = state.seats[seat]
         events.append(Event("turn_start", {"seat": seat, "hour": state.hour}))
         if self._hour_ready(p, "p08"):
@@ -1272,6 +1278,11 @@ class MapleGame(Game[MapleState, Action]):
         seat = state.actor
         assert seat is not None, "a turn ends for the player who has it"
         events.append(Event("turn_end", {"seat": seat}))
+        ctx = state.ctx
+        walk: Walk = ctx.get("walk") or {}
+        state.last_turn = {"seat": seat, "card": ctx.get("card"), "main": ctx.get("main"),
+                           "at": walk.get("at") or state.seats[seat]["pos"], "crafted": ctx.get("crafted", 0),
+                           "points": sum(self.breakdown(state, seat).values()) - state.turn_base}
         state.turn_snap = None
         state.turn_steps = []
         state.undo_floor = 0
