@@ -24,7 +24,9 @@ def render_details(game_key: str, view: dict[str, Any], locale: str = "en",
     locale="en")``; none by default."""
     module = importlib.import_module(registry.entry(game_key).renderer.partition(":")[0])
     details = getattr(module, "render_details", None)
-    return list(details(view, names=names, locale=locale)) if details is not None else []
+    if details is None or details is render_details:  # a renderer of this module (the tests' text card)
+        return []
+    return list(details(view, names=names, locale=locale))
 
 
 def render_text_card(view: dict[str, Any], names: list[str] | None = None, locale: str = "en") -> bytes:
