@@ -12,6 +12,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from bot.i18n import t
 from bot.store import TableRecord
 from bot.tables import ELIMINATED, turn_key
 from games import registry
@@ -113,3 +114,11 @@ def final_state(data: dict[str, Any]) -> Any:
     for _game, state in turn_states(data):
         last = state
     return last
+
+
+def frame_captions(count: int, locale: str = "en") -> list[str]:
+    """The turn counter of each of ``count`` replay frames (the start, then the end of every turn), in
+    ``locale``: "Start · 71 turns", "Turn 1 of 71", ..."""
+    turns = count - 1
+    return [t(locale, "replay.frame_start", turns=t(locale, "replay.turns", count=turns)) if number == 0
+            else t(locale, "replay.frame", turn=number, turns=turns) for number in range(count)]

@@ -208,7 +208,7 @@ def make_player(key: str, level: str, seed: int, deadline: Deadline | None = Non
 def play_out(game: Game[S, A], state: S, seed: int = 0, max_actions: int = 100_000,
              on_action: Callable[[Seat, A, list[Event]], None] | None = None) -> Result:
     """Play ``state`` to the end with random AI for every seat; ``on_action(seat, action, events)``
-    is called after each action. Used by ``simulate``, benchmarks and property tests."""
+    is called after each action. Used by tests (``simulate`` plays the bot's AI levels: ``bot/simulate.py``)."""
     ai = RandomAI(seed)
     for _ in range(max_actions):
         if game.is_over(state):

@@ -1,7 +1,7 @@
 """Déole sheet data: everything the rules text leaves to the printed sheets, designed by us.
 
-The rules (rules/deole.en.txt) describe the turn, bonuses and scoring but not the printed
-Exploration and Navigation sheets. The numbers below are our design; docs/games/deole.md
+The rules (the published rulebook, not in this repository) describe the turn, bonuses and scoring but not
+the printed Exploration and Navigation sheets. The numbers below are our design; docs/games/deole.md
 explains each choice. Coordinates are (row, column) on a square grid, row 0 at the north (blue) edge.
 """
 

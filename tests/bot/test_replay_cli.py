@@ -8,6 +8,7 @@ from PIL import Image
 from bot.__main__ import main
 from bot.replay import final_state, new_record
 from games import registry
+from rendering.replay import LAST_FRAME_MS, counter_height, turn_ms
 
 SEATS = [{"position": 0, "name": "alice", "ai": False}, {"position": 1, "name": "bob", "ai": False}]
 
@@ -26,7 +27,15 @@ def test_replay_renders_every_turn_and_the_animation(tmp_path, capsys):
     assert [f.name for f in frames] == ["00000.png", "00001.png", "00002.png", "00003.png"]
     animation = Image.open(out / "replay.webp")
     assert animation.n_frames == 4
-    assert "3 moves, 4 positions" in capsys.readouterr().out
+    durations = []
+    for number in range(animation.n_frames):
+        animation.seek(number)
+        animation.load()  # the frame's duration is read with the frame
+        durations.append(animation.info["duration"])
+    assert durations == [turn_ms(2)] * 3 + [LAST_FRAME_MS]  # two players' pace, the final board held
+    board = Image.open(frames[-1])
+    assert animation.size == (board.width, board.height + counter_height(board.width))  # the turn counter above
+    assert "3 moves, 3 turns (4 positions" in capsys.readouterr().out
     assert registry.get("nim").is_over(final_state(nim_record()))
 
 
@@ -51,3 +60,10 @@ def test_a_file_that_is_not_a_record_is_refused(tmp_path, capsys):
     path.write_text(json.dumps(bad_move), encoding="utf-8")
     assert main(["replay", str(path)]) == 2
     assert "Move 1 of this record (“take 9”) does not replay" in capsys.readouterr().err
+
+
+def test_an_animation_without_a_folder_is_one_line(tmp_path, capsys):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(nim_record()), encoding="utf-8")
+    assert main(["replay", str(path), "--animation"]) == 2
+    assert capsys.readouterr().err.strip() == "--animation needs --render DIR (the animation is written there)"

@@ -1,17 +1,31 @@
 """Replays: a real game played by AI, rebuilt from its record, animated one frame per turn with the last frame
-the final board; records refused when they cannot be replayed as played."""
+the final board, a turn counter on every frame and a pace that fits the number of players; records refused
+when they cannot be replayed as played."""
 
 import io
 
 import pytest
 from PIL import Image, ImageChops, ImageStat
 
-from bot.replay import RecordError, check_record, final_state, new_record, replay_views
+from bot.replay import RecordError, check_record, final_state, frame_captions, new_record, replay_views
 from bot.tables import turn_key
 from games import registry
 from games.ai import GreedyAI
 from rendering import render_board
-from rendering.replay import FRAME_MS, LAST_FRAME_MS, canvas_frames, encode, open_frames
+from rendering.replay import (
+    LAST_FRAME_MS,
+    MAX_FRAME_MS,
+    MIN_FRAME_MS,
+    ROUND_MS,
+    animate,
+    canvas_frames,
+    counted_frames,
+    counter_height,
+    encode,
+    frame_durations,
+    open_frames,
+    turn_ms,
+)
 
 NAMES = ["Alice", "Борис"]
 
@@ -61,10 +75,10 @@ def test_a_frame_per_turn_and_the_last_is_the_final_board(trails_game):
     game = registry.get("trails")
     final = render_board("trails", game.view(final_state(record), None), "en", NAMES)
     assert pngs[-1] == final
-    data = encode(canvas_frames(open_frames(pngs)), "webp")
+    data = encode(canvas_frames(open_frames(pngs)), "webp", frame_durations(len(pngs), players=2))
     frames = frames_of(data)
     assert len(frames) == turns + 1
-    assert [d for _, d in frames] == [FRAME_MS] * turns + [LAST_FRAME_MS]  # the last held
+    assert [d for _, d in frames] == [turn_ms(2)] * turns + [LAST_FRAME_MS]  # the last held
     last, before = frames[-1][0], frames[-2][0]
     final_image = Image.open(io.BytesIO(final)).convert("RGB")
     assert last.size == final_image.size
@@ -79,6 +93,51 @@ def test_lossless_formats_hold_the_final_board_exactly(trails_game):
     frames = frames_of(encode(canvas_frames(open_frames(pngs)), "png"))  # APNG
     assert len(frames) == turns + 1
     assert ImageChops.difference(frames[-1][0], final_image).getbbox() is None
+
+
+def test_every_frame_has_its_turn_counter_above_the_board(trails_game):
+    _, turns, pngs = trails_game
+    boards = canvas_frames(open_frames(pngs))
+    captions = frame_captions(len(pngs), "en")
+    assert captions[0] == f"Start · {turns} turns" and captions[1] == f"Turn 1 of {turns}"
+    assert captions[-1] == f"Turn {turns} of {turns}"
+    assert frame_captions(3, "ru") == ["Начало · 2 хода", "Ход 1 из 2", "Ход 2 из 2"]
+    counted = counted_frames(boards, captions)
+    strip = counter_height(boards[-1].width)
+    for board, frame in zip(boards, counted, strict=True):
+        assert frame.size == (board.width, board.height + strip)  # above the board: nothing of it hidden
+        assert ImageChops.difference(frame.crop((0, strip, frame.width, frame.height)), board).getbbox() is None
+    heads = [frame.crop((0, 0, frame.width, strip)) for frame in counted]
+    assert all(ImageChops.difference(a, b).getbbox() is not None for a, b in zip(heads, heads[1:], strict=False))  # it counts
+    # The progress bar grows: more of the strip's last row is lit at each turn.
+    lit = [sum(1 for x in range(head.width)
+               if head.getpixel((x, strip - 1)) != head.getpixel((head.width - 1, strip - 1))) for head in heads[1:-1]]
+    assert lit == sorted(lit) and lit[0] < lit[-1]
+    # Readable where Discord shows it 550 px wide (a taller strip for a wider board).
+    assert counter_height(550) >= 13 * 1.5 and counter_height(1100) >= 2 * 13 * 1.5
+    with pytest.raises(ValueError):
+        counted_frames(boards, captions[:-1])
+
+
+def test_the_pace_fits_the_number_of_players():
+    for players in range(1, 7):
+        assert MIN_FRAME_MS <= turn_ms(players) <= MAX_FRAME_MS
+    # A round of every seat's turn takes the same time from 2 to 6 players; a solo turn is the longest.
+    assert {players * turn_ms(players) for players in range(2, 7)} == {ROUND_MS}
+    assert turn_ms(1) == MAX_FRAME_MS and turn_ms(6) < turn_ms(4) < turn_ms(2)
+    for players in (1, 2, 6):
+        durations = frame_durations(10, players)
+        assert durations == [turn_ms(players)] * 9 + [LAST_FRAME_MS]
+        assert 4 * max(durations[:-1]) <= LAST_FRAME_MS  # the final board held longer than any turn
+
+
+def test_the_animation_has_the_tables_pace_and_counter(trails_game):
+    _, turns, pngs = trails_game
+    data, scale = animate(pngs, players=2, captions=frame_captions(len(pngs)))
+    frames = frames_of(data)
+    assert [d for _, d in frames] == [turn_ms(2)] * turns + [LAST_FRAME_MS]
+    final = Image.open(io.BytesIO(pngs[-1]))
+    assert frames[-1][0].size == (final.width, final.height + counter_height(final.width)) and scale == 1.0
 
 
 def test_smaller_boards_are_centred_and_larger_ones_scaled_into_the_final_size():
@@ -103,6 +162,7 @@ def test_the_animation_fits_the_limit_by_scaling_down(trails_game):
     smaller, scale = animate(pngs, limit=limit)
     assert len(smaller) <= limit and scale < 1.0
     assert frames_of(smaller)[-1][0].width == round(Image.open(io.BytesIO(pngs[-1])).width * scale)
+    assert frames_of(full)[0][0].height > Image.open(io.BytesIO(pngs[-1])).height  # the counter's strip
 
 
 def test_records_that_do_not_replay_as_played_are_refused(trails_game):

@@ -1,5 +1,6 @@
-"""One test per line of the rules text (rules/dewan.ru.txt), in its order. Lines already pinned by a case of
-the specification's list (test_spec_cases.py) name that case and add what it does not cover.
+"""One test per line of the rules text (the published Russian rulebook, not in this repository), in its
+order. Lines already pinned by a case of the specification's list (test_spec_cases.py) name that case and add
+what it does not cover.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One test per line of the rules text (rules/maple_valley.ru.txt), in its order."""
+"""One test per line of the rules text (the published Russian rulebook, not in this repository), in its order."""
 
 from __future__ import annotations
 
