@@ -41,7 +41,8 @@ def build(record: TableRecord, data: dict[str, Any], locale: str) -> tuple[bytes
     """The animation (WebP) of a record's positions, drawn from the spectators' views, and its frame count."""
     names = [s.display for s in sorted(record.seats, key=lambda s: s.position)]
     frames = [rendering.render_board(record.game, view, locale, names) for view in records.replay_views(data)]
-    return animate(frames)[0], len(frames)
+    captions = records.frame_captions(len(frames), locale)  # a turn counter; a pace that fits the players
+    return animate(frames, players=len(names), captions=captions)[0], len(frames)
 
 
 def record_error_text(locale: str, error: records.RecordError) -> str:
