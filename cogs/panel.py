@@ -43,13 +43,14 @@ from presentation.core import KEY_RE, Choice, Done, Presentation, Step, presenta
 TURN_ID = "pbc:panel:turn"
 BUTTONS = 20  # choices shown as buttons (4 rows of 5); more go into select menus
 OPTIONS = 25  # options of one select menu (Discord's limit)
+BOARD_MENUS = 2  # select menus of first answers under a board post (more: Take turn opens them all)
 ROWS = 4  # rows for choices; the last of Discord's five holds Undo, paging and the pinned choices
 CHOSEN = r"(?P<chosen>[a-z0-9_.-]{0,64})"
 BUTTON_TEMPLATE = rf"pbc:panel:(?P<op>do|undo|page):(?P<version>[0-9]{{1,9}}):(?P<page>[0-9]{{1,3}}):{CHOSEN}"
 SELECT_TEMPLATE = rf"pbc:panel:sel:(?P<version>[0-9]{{1,9}}):(?P<page>[0-9]{{1,3}})(?:r[0-9])?:{CHOSEN}"
 # Buttons of the games' own panels before they all used this one: Take turn still opens the panel, anything
 # else says it is out of date (rather than Discord's "interaction failed").
-LEGACY_GAMES = "deole"  # "|"-joined keys of the games whose own panel this one replaced
+LEGACY_GAMES = "deole|trails"  # "|"-joined keys of the games whose own panel this one replaced
 LEGACY_TURN = rf"pbc:(?:{LEGACY_GAMES}):turn"
 LEGACY_OTHER = rf"pbc:(?:{LEGACY_GAMES}):(?!turn$)[!-~]{{1,90}}"
 STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonStyle.secondary,
@@ -265,13 +266,15 @@ class GenericPanel(GamePanel):
             return view
         step = presentation.flow(state, to_act[0], (), locale)
         choices = [c for c in step.choices if not c.pinned] if isinstance(step, Step) and step.on_board else []
-        if 0 < len(choices) <= OPTIONS:
+        if 0 < len(choices) <= BOARD_MENUS * OPTIONS:
             name = seat_names(table)[to_act[0]]
-            view.add_item(discord.ui.Select(
-                custom_id=f"pbc:panel:sel:{table.version}:0:", row=1,
-                placeholder=t(locale, "panel.board_pick", player=name, what=step.placeholder or step.prompt)[:150],
-                options=[discord.SelectOption(label=c.label[:100] or "?", value=c.key,
-                                              description=(c.description or "")[:100] or None) for c in choices]))
+            placeholder = t(locale, "panel.board_pick", player=name, what=step.placeholder or step.prompt)[:150]
+            for row, start in enumerate(range(0, len(choices), OPTIONS), start=1):
+                view.add_item(discord.ui.Select(
+                    custom_id=f"pbc:panel:sel:{table.version}:0r{row}:", row=row, placeholder=placeholder,
+                    options=[discord.SelectOption(label=c.label[:100] or "?", value=c.key,
+                                                  description=(c.description or "")[:100] or None)
+                             for c in choices[start:start + OPTIONS]]))
         return view
 
     def event_lines(self, table: Table, outcome: MoveOutcome, names: list[str], locale: str) -> list[str] | None:

@@ -1,30 +1,31 @@
-"""Trails & Fortresses' turn in chat as plain data (presentation/core.py): the panel's state as kept in its
-custom ids, the positions, rotations and figures it offers (pages of positions, the click's next state), the
-features and figures in words, the panel's and the step replies' texts, the events told in sentences and the
-final breakdown. Pure: the engine's state and the catalogs, no discord.py; the Trails cog (cogs/trails.py)
-shows them in its panel and ``/trails`` commands.
-
-``flow`` plays a turn as one placement (a legal spot at one of its rotations), then the figure when the tile
-as laid allows one (none first), and the whole turn is committed in one ``Done``.
+"""Trails & Fortresses' turn in chat as plain data (presentation/core.py): the turn's ``flow`` (the position,
+under the board post too; its rotation when it has several, with a picture of each; the figure or none, with
+a picture of the tile as laid, which plays the whole turn in one commit), the features and figures in words,
+the step replies' texts of the typed ``/trails`` commands, the events told in sentences and the final
+breakdown. Pure: the engine's state, the catalogs and the renderer's previews, no discord.py; the generic
+panel (cogs/panel.py) shows them.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from games.core import Event, Result
+from PIL import Image
+
+from games.core import Event, IllegalAction, Result
+from games.trails import GAME
 from games.trails.actions import Figure, TrailsAction, figure, format_action
 from games.trails.engine import figure_options, legal_spots
 from games.trails.tiles import EDGE_NAMES, GOODS, feature_sides
 from games.trails.turn import spot_labels, turn_moves
 from presentation import core
 from presentation.i18n import t
+from rendering.trails.board import encode_png, preview_image, render_preview
 
 KEY = "trails"
-PAGE_SIZE = 25  # options in one Discord select
 KIND_CODES = {"normal": "n", "big": "b", "builder": "u", "keeper": "k"}
 CODE_KINDS = {code: kind for kind, code in KIND_CODES.items()}
 FEATURE_RE = re.compile(r"(city|road|field)([0-9]{1,3})|monastery", re.ASCII)
@@ -38,52 +39,6 @@ def tr(locale: str, key: str, **params: Any) -> str:
 
 
 # -- pure helpers (tested in tests/cogs/test_trails_helpers.py) ---------------------------------------
-@dataclass(frozen=True, slots=True)
-class PanelState:
-    """What a panel shows: the table version it was opened at, the page of positions, and the choices so far
-    (``rot`` in quarter turns; ``figure`` a legal figure, ``None`` for none)."""
-
-    version: int
-    page: int = 0
-    x: int | None = None
-    y: int | None = None
-    rot: int | None = None
-    figure: Figure | None = None
-
-    @property
-    def spot(self) -> tuple[int, int] | None:
-        return None if self.x is None or self.y is None else (self.x, self.y)
-
-    def encode(self) -> str:
-        def part(value: int | None) -> str:
-            return "_" if value is None else str(value)
-
-        return ".".join([str(self.version), str(self.page), part(self.x), part(self.y), part(self.rot),
-                         encode_figure(self.figure)])
-
-    @classmethod
-    def decode(cls, text: str) -> PanelState:
-        """The inverse of ``encode``; ``ValueError`` for anything ``encode`` never writes."""
-        parts = text.split(".")
-        if len(parts) != 6:
-            raise ValueError("a panel state has six parts")
-        version, page, x, y, rot, fig = parts
-
-        def value(part: str) -> int | None:
-            return None if part == "_" else number(part)
-
-        state = cls(number(version), number(page), value(x), value(y), value(rot), decode_figure(fig))
-        if (state.x is None) != (state.rot is None) or (state.y is None) != (state.rot is None) or (
-                state.figure is not None and state.rot is None):
-            raise ValueError("a rotation and a figure come with a spot")
-        return state
-
-
-def number(text: str | None) -> int:
-    """A small whole number from a custom id or a select value; ``ValueError`` for anything else."""
-    if text is None or NUMBER_RE.fullmatch(text) is None:
-        raise ValueError("not a small number")
-    return int(text)
 
 
 def encode_figure(chosen: Figure | None) -> str:
@@ -91,96 +46,6 @@ def encode_figure(chosen: Figure | None) -> str:
     if chosen is None:
         return "_"
     return KIND_CODES[chosen.kind] + chosen.feature.replace(":", "")
-
-
-def decode_figure(text: str) -> Figure | None:
-    """The inverse of ``encode_figure``; ``ValueError`` for anything it never writes."""
-    if text == "_":
-        return None
-    match = FEATURE_RE.fullmatch(text[1:])
-    if not text or text[0] not in CODE_KINDS or match is None:
-        raise ValueError("not a figure code")
-    return figure("monastery" if match[1] is None else f"{match[1]}:{match[2]}", CODE_KINDS[text[0]])
-
-
-def page_count(total: int, size: int = PAGE_SIZE) -> int:
-    return max(1, -(-total // size))
-
-
-def page_slice(items: list[Any], page: int, size: int = PAGE_SIZE) -> tuple[list[Any], int]:
-    """The items of ``page`` (clamped into range) and the page actually shown."""
-    page = min(max(page, 0), page_count(len(items), size) - 1)
-    return items[page * size:(page + 1) * size], page
-
-
-def page_of(items: list[Any], item: Any, size: int = PAGE_SIZE) -> int:
-    return items.index(item) // size if item in items else 0
-
-
-PAGES_SHOWN = 2  # position selects a panel shows at once (50 positions); more are turned in pairs
-
-
-def shown_pages(total: int, page: int) -> list[int]:
-    """The pages of positions shown together with ``page``: the pair it belongs to."""
-    first = min(max(page, 0), page_count(total) - 1)
-    first -= first % PAGES_SHOWN
-    return [p for p in range(first, first + PAGES_SHOWN) if p < page_count(total)]
-
-
-@dataclass(frozen=True, slots=True)
-class Offer:
-    """A component of a panel (or of a board post) as a click reads it: ``op`` (``pos``, ``page``, ``rot``,
-    ``fig``, ``ok``, ``undo``), the panel state its custom id carries, a button's number or a select's values,
-    its row, and whether it can be clicked. The panel is drawn from these (:meth:`TrailsPanel.render`), and
-    the click-count tests play turns through them."""
-
-    op: str
-    state: PanelState
-    arg: int | None = None
-    values: tuple[str, ...] = ()
-    row: int = 0
-    disabled: bool = False
-
-    @property
-    def custom_id(self) -> str:
-        base = f"pbc:trails:{self.op}:{self.state.encode()}"
-        return base if self.arg is None else f"{base}:{self.arg}"
-
-
-def position_offers(labels: dict[str, tuple[int, int]], state: PanelState, first_row: int) -> list[Offer]:
-    """The position selects: the pair of pages ``state.page`` belongs to, each select's custom id naming its
-    own page (so the two differ)."""
-    spots = list(labels.values())
-    return [Offer("pos", replace(state, page=page), values=tuple(f"{x},{y}" for x, y in page_slice(spots, page)[0]),
-                  row=first_row + i) for i, page in enumerate(shown_pages(len(spots), state.page)) if spots]
-
-
-def panel_offers(facts: TurnFacts, panel: PanelState, figures: list[Figure]) -> list[Offer]:
-    """What the panel offers for ``panel``: two position selects (pages turned in pairs beyond 50
-    positions), the chosen spot's rotations, its figures (no figure first), Confirm and Undo."""
-    total = len(facts.labels)
-    shown = shown_pages(total, panel.page)
-    base = replace(panel, page=shown[0])
-    offers = position_offers(facts.labels, base, 0)
-    if panel.spot is not None and panel.rot is not None:
-        offers += [Offer("rot", base, arg=rot, row=2) for rot in facts.rotations.get(panel.spot, [])]
-        if figures:
-            offers.append(Offer("fig", base, values=("none", *(encode_figure(f) for f in figures[:PAGE_SIZE - 1])),
-                                row=3))
-    offers += [Offer("ok", base, row=4, disabled=panel.rot is None),
-               Offer("undo", base, row=4, disabled=panel.spot is None)]
-    if page_count(total) > PAGES_SHOWN:
-        pages = page_count(total)
-        offers += [Offer("page", base, arg=shown[0] - PAGES_SHOWN, row=4, disabled=shown[0] == 0),
-                   Offer("page", base, arg=shown[0], row=4, disabled=True),  # which pages these are
-                   Offer("page", base, arg=shown[0] + PAGES_SHOWN, row=4, disabled=shown[0] + PAGES_SHOWN >= pages)]
-    return offers
-
-
-def board_offers(labels: dict[str, tuple[int, int]], version: int) -> list[Offer]:
-    """What a board post offers the player to move besides Take turn: the positions (the first 50), a pick
-    opening the player's panel on it."""
-    return position_offers(labels, PanelState(version), 1)
 
 
 def plural(locale: str, word: str, count: int) -> str:
@@ -301,28 +166,8 @@ def event_sentences(locale: str, names: list[str], events: list[tuple[int, Any]]
     return lines
 
 
-def pair(text: str) -> list[str]:
-    """``"2,-1"`` -> ``["2", "-1"]`` (a position select's value); ``ValueError`` for anything else."""
-    parts = text.split(",")
-    if len(parts) != 2:
-        raise ValueError("not a position value")
-    return parts
-
-
 def notations(moves: list[TrailsAction]) -> list[str]:
     return [format_action(move) for move in moves]
-
-
-def opening_panel(facts: TurnFacts, version: int) -> PanelState:
-    """The panel Take turn opens: on a step typed with /trails if there is one, on the only legal position
-    if there is one (laid at its first rotation), else with nothing chosen."""
-    if facts.pending is not None:  # a step typed with /trails: continue from it
-        x, y, rot = facts.pending
-        return PanelState(version, page_of(list(facts.labels.values()), (x, y)), x, y, rot, facts.pending_figure)
-    if len(facts.rotations) == 1:
-        (x, y), rots = next(iter(facts.rotations.items()))
-        return PanelState(version, 0, x, y, rots[0])
-    return PanelState(version)
 
 
 @dataclass(slots=True)
@@ -341,78 +186,7 @@ class TurnFacts:
     remaining: int
 
 
-def panel_step(facts: TurnFacts, panel: PanelState, op: str, arg: str | None,
-               values: list[str]) -> PanelState | None:
-    """The panel after one click, or ``None`` when the click does not fit the position (also a forged
-    value: a select offers one of its options, a button carries its number only where it has one)."""
-    try:
-        if op == "page" and not values:
-            return replace(panel, page=min(max(number(arg), 0), page_count(len(facts.labels)) - 1))
-        if op == "pos" and arg is None and len(values) == 1:
-            x, y = (number(part) for part in pair(values[0]))
-            if (x, y) not in facts.rotations:
-                return None
-            return replace(panel, x=x, y=y, rot=facts.rotations[(x, y)][0], figure=None)
-        if op == "rot" and not values:
-            rot = number(arg)
-            if panel.spot is None or rot not in facts.rotations.get(panel.spot, []):
-                return None
-            return replace(panel, rot=rot, figure=None)
-        if op == "fig" and arg is None and len(values) == 1 and panel.spot is not None:
-            return replace(panel, figure=None if values[0] == "none" else decode_figure(values[0]))
-        if op == "undo" and arg is None and not values:
-            if panel.figure is not None:
-                return replace(panel, figure=None)
-            return replace(panel, x=None, y=None, rot=None)
-    except ValueError:
-        return None
-    return None
-
-
 # -- the panel's and the replies' texts ---------------------------------------------------------------
-def position_options(spots: list[tuple[str, tuple[int, int]]], page: int, locale: str,
-                     chosen: tuple[int, int] | None = None,
-                     key: str = "panel.choose_position") -> tuple[list[tuple[str, str, bool]], str]:
-    """A position select's options of ``page`` (label, value ``x,y``, whether chosen) and its placeholder."""
-    items, page = page_slice(spots, page)
-    options = [(tr(locale, "panel.spot", label=label, x=x, y=y), f"{x},{y}", (x, y) == chosen)
-               for label, (x, y) in items]
-    placeholder = tr(locale, key, first=page * PAGE_SIZE + 1, last=page * PAGE_SIZE + len(items), total=len(spots))
-    return options, placeholder[:150]
-
-
-def page_label(offer: Offer, total: int, page: int, locale: str) -> str:
-    """A page button's label: previous, next, or which pair of pages is shown (``total`` positions)."""
-    first = shown_pages(total, page)[0]
-    pages = page_count(total)
-    if offer.arg is not None and offer.arg < first:
-        return tr(locale, "panel.prev")
-    if offer.arg is not None and offer.arg > first:
-        return tr(locale, "panel.next")
-    return tr(locale, "panel.page", page=first // PAGES_SHOWN + 1, pages=-(-pages // PAGES_SHOWN))
-
-
-def figure_choices(tile: str, rot: int, figures: list[Figure], chosen: Figure | None,
-                   locale: str) -> list[tuple[str, str, bool]]:
-    """The figure select's options (label, value, whether chosen): no figure first."""
-    options = [(tr(locale, "panel.no_figure"), "none", chosen is None)]
-    options += [(figure_text(locale, tile, rot, f)[:100], encode_figure(f), f == chosen) for f in figures[:PAGE_SIZE - 1]]
-    return options
-
-
-def panel_lines(facts: TurnFacts, panel: PanelState, figures: list[Figure], locale: str) -> list[str]:
-    """The panel's text: the tile, how to play, and the placement and figure chosen so far."""
-    lines = [tr(locale, "panel.title", tile=facts.tile, remaining=facts.remaining), tr(locale, "panel.help")]
-    if panel.spot is not None and panel.rot is not None:
-        label_of = {spot: label for label, spot in facts.labels.items()}
-        x, y = panel.spot
-        choice = tr(locale, "panel.choice", label=label_of.get(panel.spot, "?"), x=x, y=y, deg=panel.rot * 90)
-        chosen = (figure_text(locale, facts.tile, panel.rot, panel.figure) if panel.figure
-                  else tr(locale, "panel.no_figure"))
-        lines.append(f"**{choice}** · {chosen}")
-        if not figures:
-            lines.append(tr(locale, "panel.no_figures_left"))
-    return lines
 
 
 def step_lines(state: Any, key: str, locale: str) -> list[str]:
@@ -427,13 +201,6 @@ def step_lines(state: Any, key: str, locale: str) -> list[str]:
     else:
         lines.append(tr(locale, "cmd_reply.place_next"))
     return lines
-
-
-def wrong_step_text(locale: str, code: str, params: dict[str, Any]) -> str | None:
-    """``wrong_step`` with the step in words (the engine's code names it ``place``/``figure``/...)."""
-    if code == "wrong_step":
-        return tr(locale, "wrong_step", step=tr(locale, f"step.{params.get('step', 'place')}"))
-    return None
 
 
 def final_breakdown(result: Result, names: Sequence[str], expansions: set[str],
@@ -464,45 +231,131 @@ def facts_of(state: Any, view: dict[str, Any]) -> TurnFacts:
 
 
 # -- flow and narrate (presentation/core.py) -----------------------------------------------------------
-def placement_key(x: int, y: int, rot: int) -> str:
-    """A placement as a choice's key: ``p3_-1_2`` (x, y, quarter turns)."""
-    return f"p{x}_{y}_{rot}"
 
 
 def figure_key(chosen: Figure | None) -> str:
     return "none" if chosen is None else encode_figure(chosen)
 
 
+def spot_key(x: int, y: int) -> str:
+    """A position as a choice's key: ``3_-1``."""
+    return f"{x}_{y}"
+
+
+def rotation_picture(view: dict[str, Any], x: int, y: int, rotations: list[int], locale: str
+                     ) -> Callable[[Sequence[str]], bytes]:
+    """The tile at (x, y) in each of its legal rotations, side by side (two to a row), each captioned."""
+    def draw(names: Sequence[str]) -> bytes:
+        shots = [preview_image(view, x, y, rot, list(names), locale) for rot in rotations]
+        width, height = shots[0].size
+        scale = 0.6 if len(shots) > 1 else 1.0
+        w, h = int(width * scale), int(height * scale)
+        columns = min(2, len(shots))
+        sheet = Image.new("RGB", (columns * w, ((len(shots) + 1) // 2) * h), (250, 247, 240))
+        for index, shot in enumerate(shots):
+            sheet.paste(shot.resize((w, h), Image.Resampling.LANCZOS), ((index % 2) * w, (index // 2) * h))
+        return encode_png(sheet)
+    return draw
+
+
 def flow(state: Any, seat: int, chosen: tuple[str, ...], locale: str) -> core.Step | core.Done:
-    """The turn: a placement (keys: :func:`placement_key`, the legal spots by label, each at its rotations),
-    then the figure when the tile as laid allows one (keys: ``none`` first, then the figure's code), and the
-    whole turn (with what a typed step left pending taken back or kept) is ``Done`` in one commit."""
+    """The turn: the position (keys: :func:`spot_key`; also under the board post), then its rotation when it
+    has several (keys ``r0``..``r3``, with a picture of each), then the figure, or none (keys: ``none``, then
+    the figure's code; a picture of the tile as laid), which plays the whole turn in one commit (with what a
+    typed step left pending taken back or kept)."""
     if state.over or seat != state.seat:
         return core.Step(tr(locale, "panel.stale"), ())
-    labels = spot_labels(legal_spots(state))
+    if state.pending is not None:
+        return pending_flow(state, chosen, locale)
     spots = legal_spots(state)
-    placements = {placement_key(x, y, rot): (label, x, y, rot)
-                  for label, (x, y) in labels.items() for rot in spots[(x, y)]}
+    labels = spot_labels(spots)
+    by_key = {spot_key(x, y): (label, x, y) for label, (x, y) in labels.items()}
+    title = tr(locale, "panel.title", tile=state.tile, remaining=len(state.deck))
     if not chosen:
-        choices = tuple(core.Choice(key, tr(locale, "panel.choice", label=label, x=x, y=y, deg=rot * 90),
-                                    style="primary") for key, (label, x, y, rot) in placements.items())
-        return core.Step(tr(locale, "panel.title", tile=state.tile, remaining=len(state.deck)), choices, placeholder=tr(locale, "panel.choose_position", first=1,
-                                                            last=len(choices), total=len(choices))[:150])
-    label, x, y, rot = placements[chosen[0]]
-    figures = figure_options(state, x, y, rot)
-    summary = tr(locale, "panel.choice", label=label, x=x, y=y, deg=rot * 90)
-    if not figures:
-        return core.Done(tuple(format_action(m) for m in turn_moves(state, x, y, rot, None)), summary)
-    by_key: dict[str, Figure | None] = {"none": None, **{figure_key(f): f for f in figures}}
-    if len(chosen) == 1:
-        choices = tuple(core.Choice(key, figure_text(locale, state.tile, rot, f)[:100] if f else
-                                    tr(locale, "panel.no_figure"),
-                                    tuple(format_action(m) for m in turn_moves(state, x, y, rot, f)))
-                        for key, f in by_key.items())
-        return core.Step(summary, choices, can_undo=True, placeholder=tr(locale, "panel.choose_figure")[:150])
-    picked = by_key[chosen[1]]
-    text = summary + " · " + (figure_text(locale, state.tile, rot, picked) if picked else tr(locale, "panel.no_figure"))
-    return core.Done(tuple(format_action(m) for m in turn_moves(state, x, y, rot, picked)), text)
+        return core.Step(title, tuple(core.Choice(key, tr(locale, "panel.spot", label=label, x=x, y=y), group="spot")
+                                      for key, (label, x, y) in by_key.items()),
+                         placeholder=tr(locale, "panel.where"), on_board=True)
+    label, x, y = by_key[chosen[0]]
+    rotations, rest = list(spots[(x, y)]), chosen[1:]
+    view = GAME.view(state, None)  # the public board the pictures draw on: the turn at its place step
+    if len(rotations) > 1:
+        if not rest:
+            return core.Step(f"{title}\n{tr(locale, 'panel.turn_tile', label=label, x=x, y=y)}",
+                             tuple(core.Choice(f"r{rot}", f"↻ {rot * 90}°", style="primary") for rot in rotations),
+                             can_undo=True, picture=rotation_picture(view, x, y, rotations, locale))
+        if rest[0] not in {f"r{rot}" for rot in rotations}:
+            raise KeyError(rest[0])
+        rot, rest = int(rest[0][1:]), rest[1:]
+    else:
+        rot = rotations[0]
+    figures = {figure_key(f): f for f in figure_options(state, x, y, rot)}
+    placed = tr(locale, "panel.choice", label=label, x=x, y=y, deg=rot * 90)
+    if not rest:
+        def moves(f: Figure | None) -> tuple[str, ...]:
+            return tuple(format_action(m) for m in turn_moves(state, x, y, rot, f))
+        if figures:
+            choices = (core.Choice("none", tr(locale, "panel.no_figure"), moves(None), "primary"),
+                       *(core.Choice(key, figure_text(locale, state.tile, rot, f)[:100], moves(f), group="figure")
+                         for key, f in figures.items()))
+        else:
+            choices = (core.Choice("ok", tr(locale, "panel.confirm"), moves(None), "primary"),)
+        prompt = f"{title}\n**{placed}**\n" + tr(locale, "panel.figure_or_none" if figures else "panel.no_figures_left")
+        return core.Step(prompt, choices, can_undo=True, placeholder=tr(locale, "panel.choose_figure"),
+                         picture=lambda names: render_preview(view, x, y, rot, list(names), locale))
+    pick = rest[0]
+    if pick not in figures and pick not in ("none", "ok") or len(rest) > 1:
+        raise KeyError(pick)
+    figure_chosen = figures.get(pick)
+    text = placed + " · " + (figure_text(locale, state.tile, rot, figure_chosen) if figure_chosen
+                             else tr(locale, "panel.no_figure"))
+    return core.Done(tuple(format_action(m) for m in turn_moves(state, x, y, rot, figure_chosen)), text)
+
+
+def pending_flow(state: Any, chosen: tuple[str, ...], locale: str) -> core.Step | core.Done:
+    """The turn after a typed step (``/trails place`` or ``/game move``) left the tile laid, not played: its
+    picture, the figure or none (or Confirm), which plays the turn, and Undo, which takes the step back."""
+    x, y, rot = state.pending
+    figures = {figure_key(f): f for f in figure_options(state, x, y, rot)}
+
+    def moves(f: Figure | None) -> tuple[str, ...]:
+        return tuple(format_action(m) for m in turn_moves(state, x, y, rot, f))
+    if figures:
+        choices = [core.Choice("none", tr(locale, "panel.no_figure"), moves(None), "primary"),
+                   *(core.Choice(key, figure_text(locale, state.tile, rot, f)[:100], moves(f), group="figure")
+                     for key, f in figures.items())]
+    else:
+        choices = [core.Choice("ok", tr(locale, "panel.confirm"), moves(state.pending_figure), "primary")]
+    choices.append(core.Choice("undo", tr(locale, "panel.undo"), ("undo",), "danger", pinned=True))
+    if not chosen:
+        key = "cmd_reply.figured" if state.phase == "confirm" else "cmd_reply.placed"
+        view = GAME.view(state, None)  # the confirmed board: the pending tile is drawn on it as a preview
+        chosen_figure = state.pending_figure
+        fig = (chosen_figure.kind, chosen_figure.feature) if chosen_figure else None
+        return core.Step("\n".join(step_lines(state, key, locale)[:2]), tuple(choices),
+                         placeholder=tr(locale, "panel.choose_figure"),
+                         picture=lambda names: render_preview(view, x, y, rot, list(names), locale, fig))
+    picked = next((c for c in choices if c.key == chosen[0]), None)
+    if picked is None or len(chosen) > 1:
+        raise KeyError(chosen[0])
+    return core.Done(picked.notations, picked.label)
+
+
+def narrate_at(state: Any, events: Sequence[tuple[int, Event]], names: Sequence[str], locale: str) -> list[str]:
+    """The turn's events in sentences, and the tile a typed step left pending."""
+    pending = (state.tile, state.pending[2]) if state.pending is not None and state.tile else None
+    return event_sentences(locale, list(names), list(events), pending)
+
+
+def reword(error: IllegalAction, locale: str) -> IllegalAction:
+    """``wrong_step`` with the step in words (the engine's code names it ``place``/``figure``/...)."""
+    if error.code == "wrong_step":
+        return IllegalAction(error.code, **dict(error.params, step=tr(locale, f"step.{error.params.get('step', 'place')}")))
+    return error
+
+
+def final(result: Result, names: Sequence[str], locale: str) -> core.Final:
+    title, fields, footer = final_breakdown(result, names, set(result.extra.get("expansions", ())), locale)
+    return core.Final(title, tuple(fields), footer=footer)
 
 
 def narrate(events: Sequence[tuple[int, Event]], names: Sequence[str], locale: str) -> list[str]:

@@ -12,59 +12,81 @@ from games.trails.actions import format_action, place
 from games.trails.engine import figure_options, legal_spots
 from presentation.core import Done, Step, walk
 from presentation.trails import (
-    PanelState,
-    facts_of,
+    final,
     final_breakdown,
     flow,
     narrate,
-    panel_lines,
-    panel_step,
-    placement_key,
+    spot_key,
     step_lines,
-    wrong_step_text,
 )
 
 
-def test_the_first_step_offers_every_legal_placement_at_each_rotation() -> None:
+def test_the_first_step_offers_every_legal_position_also_under_the_board() -> None:
     state = GAME.setup(2, {}, 3)
     seat = GAME.to_act(state)[0]
     step = flow(state, seat, (), "en")
     spots = legal_spots(state)
-    assert isinstance(step, Step) and not step.can_undo
-    assert sorted(c.key for c in step.choices) == sorted(placement_key(x, y, r) for (x, y), rots in spots.items()
-                                                         for r in rots)
+    assert isinstance(step, Step) and not step.can_undo and step.on_board and step.picture is None
+    assert sorted(c.key for c in step.choices) == sorted(spot_key(x, y) for x, y in spots)
     assert all(c.label for c in step.choices) and state.tile in step.prompt
 
 
-def test_a_placement_then_a_figure_is_done_and_the_engine_accepts_it() -> None:
+def _keys_to_done(state, seat, key: str, figure_key: str | None) -> tuple[tuple[str, ...], list[Step]]:
+    """The keys from a position to its turn's commit (the first rotation, the figure or none), and the steps."""
+    keys, steps = (key,), []
+    at = walk(trails, state, seat, keys, "ru")
+    while isinstance(at, Step):
+        steps.append(at)
+        pick = at.choices[0].key if at.choices[0].key.startswith("r") else \
+            figure_key if figure_key in {c.key for c in at.choices} else at.choices[0].key
+        keys = (*keys, pick)
+        at = walk(trails, state, seat, keys, "ru")
+    return keys, steps
+
+
+def test_a_position_its_rotation_and_a_figure_are_done_and_the_engine_accepts_it() -> None:
     state = GAME.setup(2, {}, 5)
     seat = GAME.to_act(state)[0]
     before = GAME.to_json(state)
-    first = flow(state, seat, (), "ru")
-    assert isinstance(first, Step)
-    key = next(c.key for c in first.choices
-               if figure_options(state, *(int(p) for p in c.key[1:].split("_"))))  # a placement allowing a figure
-    second = walk(trails, state, seat, (key,), "ru")
-    assert isinstance(second, Step) and second.can_undo and second.choices[0].key == "none"
-    done = walk(trails, state, seat, (key, second.choices[-1].key), "ru")
-    assert isinstance(done, Done) and done.notations == second.choices[-1].notations
-    assert done.notations[-1] == "confirm" and GAME.to_json(state) == before  # flow changed nothing
+    (x, y), rots = next((s, r) for s, r in legal_spots(state).items() if figure_options(state, *s, r[0]))
+    figure = trails.figure_key(figure_options(state, x, y, rots[0])[0])
+    keys, steps = _keys_to_done(state, seat, spot_key(x, y), figure)
+    assert all(step.can_undo and step.picture is not None for step in steps)  # each shows the tile there
+    assert len(steps) == (2 if len(rots) > 1 else 1) and keys[-1] == figure
+    assert steps[-1].choices[0].key == "none"  # no figure first
+    png = steps[-1].picture(["Ann", "Bob"])
+    assert png.startswith(b"\x89PNG")
+    done = walk(trails, state, seat, keys, "ru")
+    assert isinstance(done, Done) and done.notations[-1] == "confirm" and GAME.to_json(state) == before
     for notation in done.notations:
         GAME.apply(state, seat, GAME.parse(notation))
     assert state.seat != seat or state.phase == "place"
-    assert walk(trails, state, GAME.to_act(state)[0], ("p999_999_0",), "en") is None  # a key flow never offered
+    assert walk(trails, state, GAME.to_act(state)[0], ("999_999",), "en") is None  # a key flow never offered
 
 
-def test_a_step_typed_before_is_taken_into_the_turn() -> None:
+def test_a_tile_without_a_figure_to_place_is_confirmed() -> None:
+    state = GAME.setup(2, {}, 11)
+    seat = GAME.to_act(state)[0]
+    state.supply[seat] = dict.fromkeys(state.supply[seat], 0)  # every figure of the mover is on the board
+    (x, y), _rots = next(iter(legal_spots(state).items()))
+    keys, steps = _keys_to_done(state, seat, spot_key(x, y), None)
+    assert [c.key for c in steps[-1].choices] == ["ok"] and keys[-1] == "ok"
+    assert isinstance(walk(trails, state, seat, keys, "en"), Done)
+
+
+def test_a_step_typed_before_is_shown_with_its_picture_and_played_or_taken_back() -> None:
     state = GAME.setup(2, {}, 7)
     seat = GAME.to_act(state)[0]
     (x, y), rots = next(iter(legal_spots(state).items()))
     GAME.apply(state, seat, GAME.parse(format_action(place(x, y, rots[0]))))
-    done = walk(trails, state, seat, (placement_key(x, y, rots[0]), "none"), "en") \
-        if figure_options(state, x, y, rots[0]) else walk(trails, state, seat, (placement_key(x, y, rots[0]),), "en")
-    assert isinstance(done, Done) and "place" not in " ".join(done.notations)
+    step = flow(state, seat, (), "en")
+    assert isinstance(step, Step) and "not played yet" in step.prompt and step.picture is not None
+    assert step.choices[-1].key == "undo" and step.choices[-1].pinned and step.choices[-1].notations == ("undo",)
+    done = walk(trails, state, seat, (step.choices[0].key,), "en")
+    assert isinstance(done, Done) and "place" not in " ".join(done.notations) and done.notations[-1] == "confirm"
     for notation in done.notations:
         GAME.apply(state, seat, GAME.parse(notation))
+    assert state.seat != seat
 
 
 def test_narrate_tells_the_turn_in_sentences() -> None:
@@ -73,17 +95,9 @@ def test_narrate_tells_the_turn_in_sentences() -> None:
     assert len(lines) == 1 and "Bob" in lines[0] and "T7" in lines[0]
 
 
-def test_the_panels_texts_and_a_click() -> None:
+def test_the_step_replies_of_the_typed_commands() -> None:
     state = GAME.setup(2, {}, 3)
-    facts = facts_of(state, GAME.view(state, None))
-    (x, y), rots = next(iter(facts.rotations.items()))
-    panel = panel_step(facts, PanelState(0), "pos", None, [f"{x},{y}"])
-    assert panel == PanelState(0, 0, x, y, rots[0])
-    assert panel_step(facts, PanelState(0), "pos", None, ["999,999"]) is None
-    lines = panel_lines(facts, panel, figure_options(state, x, y, rots[0]), "en")
-    assert len(lines) >= 3 and state.tile in lines[0]
     assert len(step_lines(state, "cmd_reply.placed", "en")) == 2
-    assert wrong_step_text("en", "wrong_step", {"step": "figure"}) and wrong_step_text("en", "other", {}) is None
 
 
 def test_the_final_breakdown_names_players_and_categories() -> None:
@@ -92,6 +106,9 @@ def test_the_final_breakdown_names_players_and_categories() -> None:
     title, fields, footer = final_breakdown(result, ["Ann", "Bob"], {"traders", "inns"}, "en")
     assert title and len(fields) == 2 and "Bob" in fields[0][0] and "12" in fields[0][0]
     assert fields[0][1].count("\n") == 5 and "30" in footer
+    result.extra["expansions"] = ["inns", "traders"]
+    breakdown = final(result, ["Ann", "Bob"], "en")
+    assert breakdown.title == title and [f[0] for f in breakdown.fields] == [f[0] for f in fields]
 
 
 def test_the_module_imports_no_discord() -> None:

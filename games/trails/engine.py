@@ -393,7 +393,8 @@ class TrailsGame(Game[TrailsState, TrailsAction]):
         goods = {seat: dict(zip(GOODS, state.goods[seat], strict=True)) for seat in range(state.players)}
         # The part of each seat's roads and cities points that inns and sanctuaries added (already in them).
         special = {seat: state.special[seat] for seat in range(state.players)}
-        return Result(ranking, state.turns, {"goods": goods, "inns_cathedrals": special})
+        return Result(ranking, state.turns, {"goods": goods, "inns_cathedrals": special,
+                                             "expansions": sorted(state.options["expansions"])})
 
     # -- view ------------------------------------------------------------------------------------
     def view(self, state: TrailsState, seat: Seat | None) -> JSON:

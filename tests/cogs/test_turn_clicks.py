@@ -1,6 +1,7 @@
-"""Clicks per turn through the panels' own flow logic, over many games played to the end by model players:
-a Trails turn from its board post to Confirm (cogs/trails.py: the offers a board post and a panel make and
-the panel's ``step``), a Déole pick from Take turn to its last answer (cogs/deole.py: ``panel_choices``).
+"""Clicks per turn through the one panel (cogs/panel.py) and the games' flows, over many games played to the
+end by model players: a Trails turn from its board post to its commit (presentation/trails.py ``flow``: the
+position under the board, or Take turn and the panel's menus and pages; the rotation; the figure or none), a
+Déole pick from Take turn to its last answer (presentation/deole.py: ``panel_choices``).
 The players are the games' ``normal`` AI and random players (random positions, rotations and figures; random
 step answers), and each turn is clicked the shortest way the panels offer.
 
@@ -13,74 +14,55 @@ import random
 import statistics
 from collections import Counter
 from collections.abc import Callable
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
-from cogs.trails import (
-    TrailsPanel,
-)
+from cogs.panel import BOARD_MENUS, OPTIONS, layout, page_count
 from games import registry
 from games.deole.ai import NormalAI as DeoleNormal
 from games.deole.engine import DeoleGame, DeoleState
 from games.trails.actions import CONFIRM, Figure, place
 from games.trails.ai import ranked_turns
 from games.trails.engine import figure_options, legal_spots
+from presentation.core import Done, Step
 from presentation.deole import Choice, choices, panel_choices
-from presentation.trails import (
-    PanelState,
-    board_offers,
-    encode_figure,
-    opening_panel,
-    panel_offers,
-)
+from presentation.trails import figure_key, flow, spot_key
 
 Turn = tuple[int, int, int, Figure | None]
 
 
 # -- Trails --------------------------------------------------------------------------------------------
+def page_of(step: Step, key: str) -> int:
+    """The panel page showing ``key``'s choice (0: the first, shown when the step opens)."""
+    buttons, menus = layout(step)
+    if any(c.key == key for c in buttons):
+        return 0
+    per_page = 4 - (len(buttons) + 4) // 5
+    index = next(i for i, menu in enumerate(menus) if any(c.key == key for c in menu))
+    return index // per_page
+
+
 def trails_clicks(game: Any, state: Any, version: int, turn: Turn) -> int:
-    """The clicks that play ``turn`` from the board post: its position picked under the board (or Take turn
-    and the panel's pages and selects), the rotation and the figure if they are not the panel's first
-    offer, then Confirm. Each click is one the board or the panel offers, read by the panel's ``step``."""
+    """The clicks that play ``turn`` from the board post: its position picked under the board (or Take turn,
+    the pages to it and the pick), the rotation when the spot has several, and the figure or none (which
+    commits). Each click is one the board or the panel offers, walked through the game's ``flow``."""
     x, y, rot, chosen = turn
-    table = SimpleNamespace(state=state, game=game)
-    panel_logic = TrailsPanel(None)
-    facts = panel_logic.facts(table)  # type: ignore[arg-type]  # what the panel reads of a table
-    value = f"{x},{y}"
-    on_board = next((o for o in board_offers(facts.labels, version) if value in o.values), None)
-    start = TrailsPanel.step(facts, on_board.state, "pos", None, [value]) if on_board is not None \
-        else opening_panel(facts, version)  # else Take turn, then the position in the panel
-    assert start is not None
-    panel: PanelState = start
-    clicks = 1
-
-    def click(op: str, arg: int | None = None, values: tuple[str, ...] = ()) -> PanelState:
-        figures = panel_logic.figures_for(table, panel)  # type: ignore[arg-type]
-        offer = next(o for o in panel_offers(facts, panel, figures) if o.op == op and not o.disabled
-                     and (arg is None or o.arg == arg) and set(values) <= set(o.values))
-        after = TrailsPanel.step(facts, offer.state, op, None if arg is None else str(arg), list(values))
-        assert after is not None and panel_logic.offered(table, facts, after)  # type: ignore[arg-type]
-        return after
-
-    while panel.spot != (x, y):
-        figures = panel_logic.figures_for(table, panel)  # type: ignore[arg-type]
-        offers = panel_offers(facts, panel, figures)
-        if any(value in o.values for o in offers if o.op == "pos"):
-            panel = click("pos", values=(value,))
-        else:  # the next pair of pages
-            panel = click("page", arg=next(o.arg for o in offers if o.op == "page" and not o.disabled
-                                             and o.arg is not None and o.arg > panel.page))
-        clicks += 1
-    if panel.rot != rot:
-        panel, clicks = click("rot", arg=rot), clicks + 1
-    if chosen is not None:
-        panel, clicks = click("fig", values=(encode_figure(chosen),)), clicks + 1
-    figures = panel_logic.figures_for(table, panel)  # type: ignore[arg-type]
-    assert any(o.op == "ok" and not o.disabled for o in panel_offers(facts, panel, figures))
-    assert (panel.spot, panel.rot, panel.figure) == ((x, y), rot, chosen)
-    return clicks + 1  # Confirm
+    first = flow(state, state.seat, (), "en")
+    assert isinstance(first, Step) and first.on_board
+    key = spot_key(x, y)
+    on_board = len(first.choices) <= BOARD_MENUS * OPTIONS
+    clicks = 1 if on_board else 2 + page_of(first, key)
+    keys: tuple[str, ...] = (key,)
+    at = flow(state, state.seat, keys, "en")
+    if isinstance(at, Step) and at.choices[0].key.startswith("r"):
+        keys, clicks = (*keys, f"r{rot}"), clicks + 1
+        at = flow(state, state.seat, keys, "en")
+    assert isinstance(at, Step) and page_count(at) == 1
+    keys = (*keys, figure_key(chosen) if any(c.key == "none" for c in at.choices) else "ok")
+    done = flow(state, state.seat, keys, "en")
+    assert isinstance(done, Done)
+    return clicks + 1
 
 
 def random_turn(state: Any, rng: random.Random) -> Turn:
@@ -200,9 +182,8 @@ def test_a_trails_position_picked_on_the_board_opens_the_panel_on_it() -> None:
     game = registry.get("trails")
     state = game.setup(2, {}, 3)
     (x, y), rots = sorted(legal_spots(state).items())[0]
-    assert trails_clicks(game, state, 0, (x, y, rots[0], None)) == 2  # the position on the board, Confirm
-    if len(rots) > 1:
-        assert trails_clicks(game, state, 0, (x, y, rots[-1], None)) == 3  # and a rotation
+    # the position on the board, (the rotation, when it has several), then no figure: the turn is played
+    assert trails_clicks(game, state, 0, (x, y, rots[0], None)) == (3 if len(rots) > 1 else 2)
 
 
 if __name__ == "__main__":

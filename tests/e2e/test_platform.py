@@ -263,7 +263,7 @@ async def test_table_settings_at_creation_and_by_the_host_only(fake, world, make
     assert shown.ephemeral and "turn time 10m" in shown.content and "after 1m" in shown.content
 
 
-@pytest.mark.parametrize(("game", "buttons"), [("nim", ["pbc:panel:turn"]), ("trails", ["pbc:trails:turn"])])
+@pytest.mark.parametrize(("game", "buttons"), [("nim", ["pbc:panel:turn"]), ("trails", ["pbc:panel:turn"])])
 async def test_reminder_mentions_only_the_player_to_move(fake, world, make_bot, game, buttons):
     bot = await start_bot(fake, make_bot)
     offset = [0.0]
@@ -278,7 +278,7 @@ async def test_reminder_mentions_only_the_player_to_move(fake, world, make_bot, 
     reminder = await fake.wait_for_message(world.general, lambda m: "your turn" in m.content, after=mark)
     assert reminder.mentions == [[world.alice.id, world.bob.id][to_move]] and "<t:" in reminder.content
     # The game's Take turn button comes with it (and Trails' select of the tile's positions, to start from there).
-    assert [c for c in reminder.custom_ids() if not c.startswith("pbc:trails:pos:")] == buttons
+    assert [c for c in reminder.custom_ids() if not c.startswith("pbc:panel:sel:")] == buttons
     table = service.tables[world.general.id]
     assert table.game.to_json(table.state) == state  # a reminder plays nothing
 

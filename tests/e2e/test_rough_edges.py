@@ -11,7 +11,7 @@ import re
 from bot.i18n import catalog
 from tests.e2e.harness import has_image, open_table, start_bot, start_table
 
-TURN = "pbc:trails:turn"
+TURN = "pbc:panel:turn"
 
 
 async def no_private_answer(inter) -> None:
@@ -34,13 +34,19 @@ async def test_the_trails_panel_says_turn_played_only_once_the_board_is_posted_w
     _lobby, board = await open_table(fake, world, "trails", world.bob)
     user = world.alice if board.mentions == [world.alice.id] else world.bob
     panel = await (await fake.click(board, TURN, user=user)).reply()
-    select = next(c for c in panel.custom_ids() if c.startswith("pbc:trails:pos:"))
-    mark = fake.mark()
-    await fake.select(panel, select, [panel.component(select)["options"][0]["value"]], user=user)
-    panel = await fake.wait_for_message(None, lambda m: m.id == panel.id, after=mark)
-    confirm = next(c for c in panel.custom_ids() if c.startswith("pbc:trails:ok:"))
-    mark = fake.mark()
-    await fake.click(panel, confirm, user=user)
+    while True:  # the position, its rotation if it has several, then the figure or none plays the turn
+        answers = [c for c in panel.custom_ids() if c.startswith(("pbc:panel:do:", "pbc:panel:sel:"))]
+        final = [c for c in answers if c.startswith("pbc:panel:do:") and panel.component(c)["label"] in (
+            "No figure", "Confirm")]
+        mark = fake.mark()
+        if final:
+            await fake.click(panel, final[0], user=user)
+            break
+        if answers[0].startswith("pbc:panel:sel:"):
+            await fake.select(panel, answers[0], [panel.component(answers[0])["options"][0]["value"]], user=user)
+        else:
+            await fake.click(panel, answers[0], user=user)
+        panel = await fake.wait_for_message(None, lambda m, pid=panel.id: m.id == pid, after=mark)
     board = await fake.wait_for_message(world.general, has_image, after=mark)
     played = await fake.wait_for_message(None, lambda m: m.id == panel.id and "Turn played" in m.content,
                                          after=mark)

@@ -1,6 +1,7 @@
-"""Trails & Fortresses through the real bot over the fake Discord: whole games played with the ephemeral
-panel (select, rotate, figure, confirm) and with the /trails commands and their autocomplete; undo before
-confirm; refusals; the final post with the standings breakdown and the board PNG."""
+"""Trails & Fortresses through the real bot over the fake Discord: whole games played with the one panel
+(cogs/panel.py: the position, its rotation with a picture of each, the figure or none, which plays the turn)
+and with the /trails commands and their autocomplete; Undo inside the turn; refusals; the final post with the
+standings breakdown and the board PNG."""
 
 from __future__ import annotations
 
@@ -10,7 +11,30 @@ import random
 from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.harness import start_bot, start_table
 
-TURN = "pbc:trails:turn"
+TURN = "pbc:panel:turn"
+
+
+def panel_choices(message) -> list[tuple[str, str | None, str]]:
+    """The panel's answers: (custom id, the select value or None for a button, the label); Undo, paging and
+    disabled components left out."""
+    out: list[tuple[str, str | None, str]] = []
+    for component in message.all_components():
+        custom_id = component.get("custom_id", "")
+        if component.get("disabled") or not custom_id.startswith(("pbc:panel:do:", "pbc:panel:sel:")):
+            continue
+        if custom_id.startswith("pbc:panel:sel:"):
+            out += [(custom_id, o["value"], o["label"]) for o in component["options"]]
+        else:
+            out.append((custom_id, None, component["label"]))
+    return out
+
+
+async def choose(fake: FakeDiscord, message, choice: tuple[str, str | None, str], user):
+    """Click a panel's answer (a button, or a select's option)."""
+    custom_id, value, _label = choice
+    if value is None:
+        return await fake.click(message, custom_id, user=user)
+    return await fake.select(message, custom_id, [value], user=user)
 
 
 def _id(message, prefix: str) -> str | None:
@@ -55,60 +79,42 @@ async def test_a_whole_game_with_every_expansion_through_the_panel(fake, world, 
         assert not [m for m in fake.channel_messages(channel) if m.seq > mark and not m.ephemeral]
 
     rng = random.Random(5)
-    seen = {"rotate": 0, "figure": 0, "undo": 0, "paged": 0, "preview": 0}
+    seen = {"rotate": 0, "figure": 0, "undo": 0, "preview": 0}
     turns = 0
     while TURN in board.custom_ids():
         user = _player(world, board)
         panel = await (await fake.click(board, TURN, user=user)).reply()
-        assert panel.ephemeral
-        selects = [c for c in panel.custom_ids() if c.startswith("pbc:trails:pos:")]
-        select = selects[0]
-        options = panel.component(select)["options"]
-        if _enabled(panel, "pbc:trails:page:") and not seen["paged"]:  # beyond 50 positions: pages in pairs
-            mark = fake.mark()
-            next_page = _enabled(panel, "pbc:trails:page:")[-1]
-            panel = await _after(fake, await fake.click(panel, next_page, user=user), panel, mark)
-            select = _id(panel, "pbc:trails:pos:")
-            assert panel.component(select)["options"] != options
-            options = panel.component(select)["options"]
-            seen["paged"] += 1
-        elif len(selects) > 1 and not seen["paged"]:  # positions 26 to 50 in a second select
-            select = selects[1]
-            assert panel.component(select)["options"] != options
-            options = panel.component(select)["options"]
-            seen["paged"] += 1
-        if panel.attachments:  # one legal position only: the panel opens on it, with its preview
-            assert [o["value"] for o in options] == [o["value"] for o in options if o.get("default")]
-        else:
-            mark = fake.mark()
-            panel = await _after(fake, await fake.select(panel, select, [rng.choice(options)["value"]],
-                                                         user=user), panel, mark)
-        assert panel.attachments and panel.attachments[0].image().format == "PNG"  # the preview
-        seen["preview"] += 1
-        rotations = _enabled(panel, "pbc:trails:rot:")
-        if len(rotations) > 1:
-            mark = fake.mark()
-            panel = await _after(fake, await fake.click(panel, rotations[-1], user=user), panel, mark)
-            seen["rotate"] += 1
-        figures = _id(panel, "pbc:trails:fig:")
-        if figures and rng.random() < 0.6:
-            choices = [o["value"] for o in panel.component(figures)["options"] if o["value"] != "none"]
-            mark = fake.mark()
-            panel = await _after(fake, await fake.select(panel, figures, [rng.choice(choices)], user=user),
-                                 panel, mark)
-            seen["figure"] += 1
-            if not seen["undo"]:  # undo before confirm takes the figure back
-                mark = fake.mark()
-                panel = await _after(fake, await fake.click(panel, _id(panel, "pbc:trails:undo:"), user=user),
-                                     panel, mark)
-                assert [o for o in panel.component(_id(panel, "pbc:trails:fig:"))["options"] if o.get("default")] \
-                    == [next(o for o in panel.component(_id(panel, "pbc:trails:fig:"))["options"]
-                             if o["value"] == "none")]
-                seen["undo"] += 1
+        assert panel.ephemeral and "tile" in panel.content.lower()
+        positions = panel_choices(panel)
+        assert positions and not panel.attachments
+        version = table_version(bot, channel)
         mark = fake.mark()
-        confirmed = await fake.click(panel, _id(panel, "pbc:trails:ok:"), user=user)
-        board = await fake.wait_for_message(channel, lambda m: bool(m.attachments) and not m.ephemeral, after=mark)
-        assert (await confirmed.response()).type == 6  # acknowledged first, then the panel is edited
+        panel = await _after(fake, await choose(fake, panel, rng.choice(positions), user), panel, mark)
+        while panel.attachments:  # a step of the turn with its picture: the rotations, then the figure
+            assert panel.attachments[0].image().format == "PNG"
+            seen["preview"] += 1
+            answers = panel_choices(panel)
+            rotating = answers[0][2].startswith("↻")
+            if not rotating and not seen["undo"] and _id(panel, "pbc:panel:undo:"):  # back one step, nothing played
+                mark, shown = fake.mark(), panel.content
+                panel = await _after(fake, await fake.click(panel, _id(panel, "pbc:panel:undo:"), user=user),
+                                     panel, mark)
+                assert panel.content != shown and table_version(bot, channel) == version
+                seen["undo"] += 1
+                continue
+            figures = [a for a in answers if a[2] not in ("No figure", "Confirm")]
+            pick = rng.choice(answers) if rotating else rng.choice(figures) if figures and rng.random() < 0.6 \
+                else answers[0]
+            seen["rotate" if rotating else "figure"] += pick in figures or rotating
+            mark = fake.mark()
+            inter = await choose(fake, panel, pick, user)
+            if rotating:
+                panel = await _after(fake, inter, panel, mark)
+                continue
+            board = await fake.wait_for_message(channel, lambda m: bool(m.attachments) and not m.ephemeral,
+                                                after=mark)
+            assert (await inter.response()).type == 6  # acknowledged first, then the panel is edited
+            break
         turns += 1
     assert turns > 60 and all(seen.values()), seen
 
@@ -122,6 +128,10 @@ async def test_a_whole_game_with_every_expansion_through_the_panel(fake, world, 
             assert word in field["value"]
     assert fake.unknown_routes == []
     await bot.stop()
+
+
+def table_version(bot, channel) -> int:
+    return bot.client.tables.tables[channel.id].version
 
 
 def _other(world, board):
@@ -171,20 +181,19 @@ async def test_panels_survive_a_restart_a_stale_panel_changes_nothing_and_game_m
 
     await bot.stop()  # the panel's state lives in its custom ids: it works with a new client
     bot = await start_bot(fake, make_bot)
-    select = _id(first, "pbc:trails:pos:")
     mark = fake.mark()
-    first = await _after(fake, await fake.select(first, select, [first.component(select)["options"][0]["value"]],
-                                                 user=user), first, mark)
+    first = await _after(fake, await choose(fake, first, panel_choices(first)[0], user), first, mark)
+    while not any(label in ("No figure", "Confirm") for _i, _v, label in panel_choices(first)):  # the rotation
+        mark = fake.mark()
+        first = await _after(fake, await choose(fake, first, panel_choices(first)[0], user), first, mark)
     mark = fake.mark()
-    await fake.click(first, _id(first, "pbc:trails:ok:"), user=user)
+    await choose(fake, first, next(c for c in panel_choices(first) if c[2] in ("No figure", "Confirm")), user)
     board = await fake.wait_for_message(channel, lambda m: bool(m.attachments) and not m.ephemeral, after=mark)
     assert _player(world, board) != user
 
     # The second panel was opened at the same version: out of date, nothing is played or posted.
     mark = fake.mark()
-    select = _id(second, "pbc:trails:pos:")
-    stale = await (await fake.select(second, select, [second.component(select)["options"][0]["value"]],
-                                     user=user)).reply()
+    stale = await (await choose(fake, second, panel_choices(second)[0], user)).reply(lambda m: m.id != second.id)
     assert stale.ephemeral and "out of date" in stale.content
     assert not [m for m in fake.channel_messages(channel) if m.seq > mark and not m.ephemeral]
 
@@ -232,16 +241,15 @@ async def test_a_spectator_sees_no_unconfirmed_placement_and_forged_panel_values
     # A modified client sends select values the panel never offered (discord.py itself drops custom ids
     # that are not on the message): the stale-panel answer, nothing changes.
     panel = await (await fake.click(board, TURN, user=user)).reply()
-    select = _id(panel, "pbc:trails:pos:")
-    forged = [(select, ["9" * 4400 + ",0"]), (select, ["a,b"]), (select, ["99,99"]), (select, ["x" * 6000]),
-              (select, ["1e400,inf"]), (select, [])]
-    if _id(panel, "pbc:trails:fig:"):
-        forged += [(_id(panel, "pbc:trails:fig:"), values) for values in (["zzz"], ["ncity" + "9" * 4400], ["ncity9"])]
+    assert "not played yet" in panel.content and panel.attachments  # the typed step, with its picture
+    select = _id(board, "pbc:panel:sel:")  # the positions under the board (discord.py drops ids not on a message)
+    forged = [(select, values) for values in (["9" * 4400], ["a,b"], ["99_99"], ["x" * 6000], ["1e400"], [],
+                                              ["zzz"], ["ncity" + "9" * 4400], ["ncity9"])]
     mark = fake.mark()
     for custom_id, values in forged:
         data = {"custom_id": custom_id, "component_type": 3, "values": values}
-        inter = await fake._send_interaction(MESSAGE_COMPONENT, user, channel, data, "en-US", panel)
-        reply = await inter.reply()
+        inter = await fake._send_interaction(MESSAGE_COMPONENT, user, channel, data, "en-US", board)
+        reply = await inter.reply(lambda m, pid=board.id: m.id != pid)
         assert reply.ephemeral and "out of date" in reply.content, custom_id[:40]
     assert not [m for m in fake.channel_messages(channel) if m.seq > mark and not m.ephemeral]
     assert await _board_png(fake, world.carol, channel) == before

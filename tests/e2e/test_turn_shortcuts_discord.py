@@ -138,25 +138,28 @@ async def test_a_trails_turn_starts_by_picking_its_position_under_the_board(fake
     for _ in range(3):  # a few turns, each in two or three clicks
         user = _mover(bot, world, channel)
         other = world.bob if user == world.alice else world.alice
-        selects = [i for i in board.custom_ids() if i.startswith("pbc:trails:pos:")]
-        assert selects and "pbc:trails:turn" in board.custom_ids()
+        selects = [i for i in board.custom_ids() if i.startswith("pbc:panel:sel:")]
+        assert selects and "pbc:panel:turn" in board.custom_ids()
         option = board.component(selects[0])["options"][-1]
         refusal = await (await fake.select(board, selects[0], [option["value"]], user=other)).reply()
         assert refusal.ephemeral and "not your turn" in refusal.content.lower()
         shown = len(board.history)
         panel = await (await fake.select(board, selects[0], [option["value"]], user=user)).reply()
-        assert panel.ephemeral and panel.attachments[0].image().format == "PNG"  # the preview, on that position
-        chosen = next(i for i in panel.custom_ids() if i.startswith("pbc:trails:pos:"))
-        assert [o["value"] for o in panel.component(chosen)["options"] if o.get("default")] == [option["value"]] \
-            or option["value"] not in [o["value"] for o in panel.component(chosen)["options"]]
+        assert panel.ephemeral and panel.attachments[0].image().format == "PNG"  # the picture, on that position
+        assert option["label"].split(" · ")[0] in panel.content or "turned" in panel.content
         assert len(fake.messages[board.id].history) == shown  # the board post itself is left as it was
-        mark = fake.mark()
-        confirm = next(i for i in panel.custom_ids() if i.startswith("pbc:trails:ok:"))
-        await fake.click(panel, confirm, user=user)
+        while True:  # the rotation when there are several, then no figure: the turn is played
+            answers = [i for i in panel.custom_ids() if i.startswith("pbc:panel:do:")]
+            final = [i for i in answers if panel.component(i)["label"] in ("No figure", "Confirm")]
+            mark = fake.mark()
+            await fake.click(panel, (final or answers)[0], user=user)
+            if final:
+                break
+            panel = await fake.wait_for_message(None, lambda m, pid=panel.id: m.id == pid, after=mark)
         old, board = board, await fake.wait_for_message(channel, lambda m: bool(m.attachments) and not m.ephemeral,
                                                         after=mark)
     # A position picked under an old board: out of date, nothing played.
-    stale_id = next(i for i in old.custom_ids() if i.startswith("pbc:trails:pos:"))
+    stale_id = next(i for i in old.custom_ids() if i.startswith("pbc:panel:sel:"))
     stale = await (await fake.select(old, stale_id, [old.component(stale_id)["options"][0]["value"]],
                                      user=_mover(bot, world, channel))).reply()
     assert stale.ephemeral and "out of date" in stale.content
