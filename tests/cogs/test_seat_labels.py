@@ -9,12 +9,20 @@ import pytest
 
 from bot.store import Seat, TableRecord
 from bot.tables import Table
-from cogs import deole, dewan, maple, trails
+from cogs import dewan, trails
 from cogs.common import seat_labels
+from cogs.panel import GenericPanel
 from games import registry
 
-FINAL_EMBEDS = {"trails": trails.standings_embed, "deole": deole.final_embed, "dewan": dewan.final_embed,
-                "maple": maple.final_embed}
+
+def generic_final(table: Table, locale: str):
+    """The final breakdown of a game played with the generic panel (its presentation's ``final``)."""
+    (embed,) = GenericPanel(None).final_embeds(table, locale)
+    return embed
+
+
+FINAL_EMBEDS = {"trails": trails.standings_embed, "deole": generic_final, "dewan": dewan.final_embed,
+                "maple": generic_final}
 
 
 def finished_table(key: str) -> Table:
