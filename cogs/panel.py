@@ -50,7 +50,7 @@ BUTTON_TEMPLATE = rf"pbc:panel:(?P<op>do|undo|page):(?P<version>[0-9]{{1,9}}):(?
 SELECT_TEMPLATE = rf"pbc:panel:sel:(?P<version>[0-9]{{1,9}}):(?P<page>[0-9]{{1,3}})(?:r[0-9])?:{CHOSEN}"
 # Buttons of the games' own panels before they all used this one: Take turn still opens the panel, anything
 # else says it is out of date (rather than Discord's "interaction failed").
-LEGACY_GAMES = "deole|trails"  # "|"-joined keys of the games whose own panel this one replaced
+LEGACY_GAMES = "deole|maple|trails"  # "|"-joined keys of the games whose own panel this one replaced
 LEGACY_TURN = rf"pbc:(?:{LEGACY_GAMES}):turn"
 LEGACY_OTHER = rf"pbc:(?:{LEGACY_GAMES}):(?!turn$)[!-~]{{1,90}}"
 STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonStyle.secondary,
@@ -317,6 +317,12 @@ class GenericPanel(GamePanel):
         before = saved[1] if saved and saved[0] + len(outcome.moves) == table.version else None
         return shape(outcome.moves, outcome.events, before)
 
+    def starts_commit(self, table: Table) -> None:
+        """A commit (a click, or a game's typed command) is about to play several steps: the position it starts
+        from is kept for the game's ``held``, which tells them one by one."""
+        if getattr(presentation_of(table.game.key), "held", None) is not None and table.state is not None:
+            self.before[table.record.id] = (table.version, table.game.to_json(table.state))
+
     async def answer_step(self, interaction: discord.Interaction, table: Table, outcome: MoveOutcome) -> None:
         """A step of a turn played step by step (a panel click, ``/game move``, a typed command): the next
         question, in the panel's own message after a click on it, else privately."""
@@ -397,8 +403,7 @@ class GenericPanel(GamePanel):
             return await answer(interaction, error_text(locale, error))
         if isinstance(at, Step):
             return await self.show_step(interaction, table, at, chosen, version, page if op == "page" else 0, edit)
-        if getattr(presentation, "held", None) is not None:  # the steps of one commit are told one by one
-            self.before[table.record.id] = (table.version, table.game.to_json(table.state))
+        self.starts_commit(table)
         interaction.extras["panel"] = True  # the panel answers once the board is posted (``after_turn``)
         outcome = await self.game_cog.play(interaction, list(at.notations), version)
         if outcome is not None and outcome.announce:  # the turn's board was posted (or will be)

@@ -1,22 +1,24 @@
 """Maple Valley's turn in chat as plain data (presentation/core.py): the answers of a position (whole walks
 to a destination, a friend's play-ability question folded into its card, a craft with End), their labels, the
 panel's prompt, the events in words and the final breakdown. Pure: the engine's state or view and the
-catalogs, no discord.py; the Maple Valley cog (cogs/maple.py) shows them in its panel, its ``/maple``
-commands and the board post.
+catalogs, no discord.py; the generic panel (cogs/panel.py) shows them, the Maple Valley cog (cogs/maple.py)
+adds the typed ``/maple`` commands.
 
-``flow`` offers the answers of the current question as one ``Step`` (keys: their index, as the panel's) and
-``Done`` commits the chosen one: one click, one commit; the turn's next question is the next ``flow`` after
-the commit.
+``flow`` offers the answers of the current question as one ``Step`` (keys: their index; Undo and, at the craft
+step, Show board pinned on the last row) and ``Done`` commits the chosen one: one click, one commit; the
+turn's next question is the next ``flow`` after the commit. The steps' events are held (``TELLS_STEPS``,
+``held``) so that the turn's board tells it as finally played.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Sequence
+import json
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import Event, Result
+from games.core import Event, IllegalAction, Result
 from games.maple import GAME
 from games.maple import data as D
 from games.maple.engine import MapleGame, MapleState
@@ -508,18 +510,7 @@ def event_lines(events: list[tuple[int, Event]], names: list[str], locale: str,
 
 
 # -- the final scores -----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Breakdown:
-    """The final scores in words: a title, the solo rating (or ``None``), one field per player (its name and
-    lines of points per category) and a footer."""
-
-    title: str
-    description: str | None
-    fields: tuple[tuple[str, str], ...]
-    footer: str
-
-
-def final_breakdown(result: Result, names: Sequence[str], locale: str) -> Breakdown:
+def final_breakdown(result: Result, names: Sequence[str], locale: str) -> core.Final:
     """The scoring breakdown per player (favors, friends, patches, leftovers, festivities or the Great Feast);
     solo: the rating. ``names``: the seats' names as the standings show them."""
     description = None
@@ -533,27 +524,111 @@ def final_breakdown(result: Result, names: Sequence[str], locale: str) -> Breakd
         out = tr(locale, "final.out") if player.eliminated else ""
         name = tr(locale, "final.player", rank=player.rank, player=names[player.seat], score=player.score, out=out)
         fields.append((name[:256], "\n".join(lines)[:1024]))
-    return Breakdown(tr(locale, "final.title"), description, tuple(fields),
-                     tr(locale, "final.footer", turns=result.turns))
+    return core.Final(tr(locale, "final.title"), tuple(fields), description,
+                      tr(locale, "final.footer", turns=result.turns))
 
 
 # -- the turn flow ----------------------------------------------------------------------------------------
+TELLS_STEPS = True  # the steps of a turn are held and told together (without those taken back) on its board
+SHOW = "show"  # the key of "Show board" at the craft step: the same question with the board's picture
+UNDO = "undo"  # the key of Undo: takes back what the last click (or command) committed
+_CHOICES: OrderedDict[tuple[str, int], list[Choice]] = OrderedDict()
+
+
+def choices_of(state: MapleState, seat: int) -> list[Choice]:
+    """:func:`position_choices`, worked out once per position (a click asks ``flow`` several times, and the
+    walks of a turn take a moment to find)."""
+    key = (json.dumps(GAME.to_json(state), default=str), seat)
+    found = _CHOICES.get(key)
+    if found is None:
+        found = _CHOICES[key] = position_choices(GAME, state, seat)
+        while len(_CHOICES) > 32:
+            _CHOICES.popitem(last=False)
+    return found
+
+
 def narrate(events: Sequence[tuple[int, Event]], names: Sequence[str], locale: str) -> list[str]:
     """The events of a turn in sentences (the clearings' names are not known here: their codes are shown;
-    the cog passes them to :func:`event_lines`)."""
+    :func:`narrate_at` names them from the position)."""
     return event_lines(list(events), list(names), locale, {})
+
+
+def narrate_at(state: MapleState | None, events: Sequence[tuple[int, Event]], names: Sequence[str],
+               locale: str) -> list[str]:
+    """The events of a turn in sentences, the clearings named as the position shows them."""
+    clearings = GAME.view(state, None)["clearings"] if state is not None else {}
+    return event_lines(list(events), list(names), locale, clearings)
 
 
 def flow(state: MapleState, seat: int, chosen: tuple[str, ...], locale: str) -> core.Step | core.Done:
     """One click of the turn: the answers of the current question (:func:`position_choices`, keyed by their
-    index as in the panel; End in the primary style), then ``Done`` with the chosen answer's notations. The
-    turn's next question is the next ``flow`` after the commit."""
+    index; in a select menu per group when many; End pinned in the primary style), Undo of what was committed
+    (pinned, when the engine can take a step back) and at the craft step "Show board" (the same question with
+    the board's picture); then ``Done`` with the chosen answer's notations. The turn's next question is the
+    next ``flow`` after the commit."""
     view = GAME.view(state, None)
-    options = position_choices(GAME, state, seat)
+    options = choices_of(state, seat)
     labels = [choice_label(locale, c, view) for c in options]
-    if not chosen:
-        return core.Step(prompt(view, seat, None, locale),
-                         tuple(core.Choice(str(i), label, c.notations, "primary" if c.group == "end" else "secondary")
-                               for i, (c, label) in enumerate(zip(options, labels, strict=True))))
-    index = int(chosen[0])
-    return core.Done(options[index].notations, labels[index])
+    shown = bool(chosen) and chosen[0] == SHOW and view["step"] == "craft"
+    rest = chosen[1:] if shown else chosen
+    undo = view["actor"] == seat and (UNDO,) in GAME.legal_actions(state, seat)
+    if rest:
+        if rest[0] == UNDO and undo:
+            return core.Done((UNDO,) * undo_steps(GAME, state, seat), tr(locale, "panel.undo"))
+        index = int(rest[0])
+        return core.Done(options[index].notations, labels[index])
+    choices = [core.Choice(str(i), label, c.notations, "primary" if c.group == "end" else "secondary",
+                           group=c.group, pinned=c.group == "end")
+               for i, (c, label) in enumerate(zip(options, labels, strict=True))]
+    if undo:
+        choices.append(core.Choice(UNDO, tr(locale, "panel.undo"), (UNDO,) * undo_steps(GAME, state, seat),
+                                   "danger", pinned=True))
+    text = prompt(view, seat, None, locale)
+    picture: Callable[[Sequence[str]], bytes] | None = None
+    if view["step"] == "craft" and not shown:
+        choices.append(core.Choice(SHOW, tr(locale, "panel.show"), pinned=True))
+    elif shown:
+        view = json.loads(json.dumps(view))  # the picture reads this position only, whatever comes next
+        text += "\n" + tr(locale, "panel.shown", score=score_text(locale, view["scores"][str(seat)]))
+
+        def board(names: Sequence[str]) -> bytes:  # the public view of this position, drawn off the loop
+            from rendering.maple import render_board
+            return render_board(view, list(names), locale)
+        picture = board
+    groups = dict.fromkeys(c.group for c in options if c.group != "end")
+    return core.Step(text, tuple(choices), placeholders=tuple((g, tr(locale, f"pick.{g}")) for g in groups),
+                     picture=picture)
+
+
+def reword(error: IllegalAction, locale: str) -> IllegalAction:
+    """A refusal naming the engine's step names it in words."""
+    if error.code == "not_allowed":
+        return IllegalAction(error.code, **dict(error.params, step=tr(locale, f"step.{error.params.get('step')}")))
+    return error
+
+
+def final(result: Result, names: Sequence[str], locale: str) -> core.Final:
+    return final_breakdown(result, names, locale)
+
+
+def held(moves: Sequence[tuple[int, str]], events: Sequence[tuple[int, Event]], before: Any
+         ) -> list[tuple[int, Event]]:
+    """The events of a committed act to hold for the board, a ``STEP`` marker before each step's events
+    (an undo step's marker says so: its ``undone`` event drops the step it took back). An act of several steps
+    is split by playing it again on ``before`` (the position's JSON it was played on; the engine is
+    deterministic); without it, the act counts as one step."""
+    per_step: list[tuple[str, list[tuple[int, Event]]]] = []
+    if len(moves) > 1 and before is not None:
+        work = GAME.from_json(before)
+        for seat, text in moves:
+            per_step.append((text, [(seat, e) for e in GAME.apply(work, seat, GAME.parse(text))]))
+        if [e for _t, step in per_step for e in step] != list(events):
+            per_step = []
+    if not per_step:
+        undo = all(text == UNDO for _s, text in moves)
+        per_step = [(UNDO if undo else "act", list(events))]
+    seat = moves[0][0] if moves else 0
+    out: list[tuple[int, Event]] = []
+    for text, step in per_step:
+        out += [(seat, Event(STEP, {"undo": 1} if text == UNDO else {})), *step]
+    return out

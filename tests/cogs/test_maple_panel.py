@@ -1,4 +1,4 @@
-"""The Maple Valley panel's pure parts: the destinations it offers are walks the engine accepts, Undo takes
+"""The Maple Valley panel's parts: the destinations it offers are walks the engine accepts, Undo takes
 back what one click played, the board tells the turn without the steps taken back, labels and sentences
 are in words in both languages, and forged or hostile values are refused before the engine sees them."""
 
@@ -9,11 +9,21 @@ from types import SimpleNamespace
 
 import discord
 
-from bot.tables import MoveOutcome
-from cogs.maple import final_embed, held_steps, number, panel_view, typed_pieces
+import presentation.maple as maple
+from cogs.maple import typed_pieces
+from cogs.panel import GenericPanel, step_view
 from games.core import Event
 from games.maple import GAME
-from presentation.maple import STEP, choice_label, event_lines, position_choices, told_events, undo_steps
+from presentation.core import Step, walk
+from presentation.maple import (
+    STEP,
+    choice_label,
+    event_lines,
+    held,
+    position_choices,
+    told_events,
+    undo_steps,
+)
 
 NAMES = ["Alice", "Bob", "Carol"]
 
@@ -120,15 +130,13 @@ def test_an_act_of_several_steps_is_held_step_by_step():
     before = GAME.to_json(state)
     work = _copy(state)
     events = [(seat, e) for text in route.notations for e in GAME.apply(work, seat, GAME.parse(text))]
-    outcome = MoveOutcome(SimpleNamespace(), [(seat, n) for n in route.notations], events, False, [seat],
-                          announce=False)
-    held = held_steps(outcome, before, GAME)
-    assert [e.code for _s, e in held].count(STEP) == len(route.notations)
-    undo = MoveOutcome(SimpleNamespace(), [(seat, "undo")] * 2, [(seat, Event("undone", {"seat": seat}))] * 2,
-                       False, [seat], announce=False)
-    assert [(e.code, e.params) for _s, e in held_steps(undo, None, GAME)] == [
+    kept = held([(seat, n) for n in route.notations], events, before)
+    assert [e.code for _s, e in kept].count(STEP) == len(route.notations)
+    assert [e.code for _s, e in held([(seat, n) for n in route.notations], events, None)].count(STEP) == 1
+    undo = ([(seat, "undo")] * 2, [(seat, Event("undone", {"seat": seat}))] * 2)
+    assert [(e.code, e.params) for _s, e in held(*undo, None)] == [
         (STEP, {"undo": 1}), ("undone", {"seat": seat}), ("undone", {"seat": seat})]
-    told = told_events([*held, *held_steps(undo, None, GAME)])
+    told = told_events([*kept, *held(*undo, None)])
     assert [e.code for _s, e in told].count("walked") == len(route.notations) - 2  # the stop and a path
 
 
@@ -151,9 +159,12 @@ def test_labels_and_sentences_are_words_in_both_languages():
 
 
 def test_forged_and_hostile_values_never_reach_the_engine():
-    for text in ("9" * 4400, "1e400", "-1", "", "x", "1" * 13):
-        assert number(text) is None
-    assert number("12") == 12
+    state = GAME.setup(2, {}, 6)
+    seat = GAME.to_act(state)[0]
+    before = GAME.to_json(state)
+    for key in ("9" * 4400, "1e400", "-1", "x", "1" * 13, "999", "show", "undo"):
+        assert walk(maple, state, seat, (key,), "en") is None, key[:20]
+    assert GAME.to_json(state) == before
     assert typed_pieces("path 4 | path 20 | stop") == ["path 4", "path 20", "stop"]
     assert typed_pieces("friend s3 M | take fl") == ["friend s3 M", "take fl"]
     for text in ("x" * 6000, "path " + "9" * 4400, "path 4 | " * 600, "<@&1> @everyone", "path 4 ||", ""):
@@ -167,22 +178,22 @@ def test_the_final_embed_gives_the_breakdown_and_the_solo_rating():
         GAME.apply(state, seat, GAME.default_action(state, seat))
     seats = [SimpleNamespace(display="Dave", is_ai=False)]
     table = SimpleNamespace(game=GAME, state=state, seats=seats)
-    embed = final_embed(table, "en")
+    panel = GenericPanel(None)
+    (embed,) = panel.final_embeds(table, "en")
     assert embed.description.startswith("Solo: ") and "festival" in embed.description
     (field,) = embed.fields
     assert field.name.startswith("1. Dave: total ")
     assert all(part in field.value for part in ("favors", "friends", "patches", "leftovers", "Great Feast"))
-    assert "Большой пир" in final_embed(table, "ru").fields[0].value
+    assert "Большой пир" in panel.final_embeds(table, "ru")[0].fields[0].value
 
 
 def test_the_panel_fits_discords_limits_at_every_step():
-    for state, _seat, choices in _positions(4, 13, limit=250):
-        view = GAME.view(state, None)
-        labels = [choice_label("ru", c, view) for c in choices]
-        panel = panel_view(choices, labels, 123456, "ru", True, view["step"])
-        assert panel is not None
+    for state, seat, choices in _positions(4, 13, limit=250):
+        step = maple.flow(state, seat, (), "ru")
+        assert isinstance(step, Step)
+        panel = step_view(step, (), 123456, 0, "ru")
         ids = [item.custom_id for item in panel.children]
-        assert len(ids) == len(set(ids)) and all(i.startswith("pbc:maple:") and len(i) <= 100 for i in ids)
+        assert len(ids) == len(set(ids)) and all(i.startswith("pbc:panel:") and len(i) <= 100 for i in ids)
         rows: dict[int, int] = {}
         for item in panel.children:
             rows[item.row] = rows.get(item.row, 0) + (5 if isinstance(item, discord.ui.Select) else 1)
@@ -191,7 +202,6 @@ def test_the_panel_fits_discords_limits_at_every_step():
             else:
                 assert len(item.label) <= 80
         assert all(count <= 5 for count in rows.values()) and max(rows) <= 4
-        offered = {int(i.rsplit(":", 1)[1]) for i in ids if i.startswith("pbc:maple:do:")}
-        offered |= {int(o.value) for item in panel.children if isinstance(item, discord.ui.Select)
-                    for o in item.options}
-        assert offered == set(range(len(choices))) or len(choices) > 100  # every choice has its control
+        offered = {i.rsplit(":", 1)[1] for i in ids if i.startswith("pbc:panel:do:")}
+        offered |= {o.value for item in panel.children if isinstance(item, discord.ui.Select) for o in item.options}
+        assert {str(i) for i in range(len(choices))} <= offered or len(choices) > 100  # every choice has its control

@@ -3,7 +3,6 @@ in English and Russian (issue 39)."""
 
 from __future__ import annotations
 
-import importlib
 import random
 
 import pytest
@@ -13,17 +12,12 @@ from bot.tables import Table
 from cogs.common import seat_labels
 from cogs.panel import GenericPanel
 from games import registry
-from presentation.core import presentation_of
 
 GAMES = ("deole", "dewan", "maple", "trails")
 
 
 def final_embed(table: Table, locale: str):
-    """The breakdown under the last board: the one panel's, from the game's presentation module (a game
-    still on a panel of its own: its cog's)."""
-    if getattr(presentation_of(table.game.key), "final", None) is None:
-        cog = importlib.import_module(f"cogs.{table.game.key}")
-        return (getattr(cog, "final_embed", None) or cog.standings_embed)(table, locale)
+    """The breakdown under the last board: the one panel's, from the game's presentation module."""
     (embed,) = GenericPanel(None).final_embeds(table, locale)
     return embed
 

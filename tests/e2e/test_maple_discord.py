@@ -1,7 +1,7 @@
 """Maple Valley through the real bot over the fake Discord: a 3-player game and a solo game to the end through
-the "Take turn" panel (card, destination, location choice, craft or End; Undo; the preview), stale and
-forged clicks refused, a restart in the middle, boards that mention only the next player and never show a
-hidden card, and /maple commands with hostile values."""
+the generic "Take turn" panel (card, destination, location choice, craft or End; Undo; the preview), stale
+and forged clicks refused, old Maple buttons answered, a restart in the middle, boards that mention only the
+next player and never show a hidden card, and /maple commands with hostile values."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from tests.e2e.fake_discord import FakeDiscord
 from tests.e2e.fake_discord.server import MESSAGE_COMPONENT
 from tests.e2e.harness import start_bot
 
-TURN = "pbc:maple:turn"
+TURN = "pbc:panel:turn"
+LEGACY = "pbc:maple:turn"  # a board posted before Maple Valley used the one panel
 HUGE = "9" * 4400
 
 
@@ -31,8 +32,9 @@ async def _start(fake: FakeDiscord, channel, players, locale: str = "en-US"):
 
 
 async def _private(inter):
-    """The bot's private answer to a click (a message of its own: the click itself was acknowledged)."""
-    return await inter.followup(0)
+    """The bot's private answer to a click (a message of its own, not the clicked panel's edit)."""
+    source = getattr(inter.source_message, "id", None)
+    return await inter.reply(lambda m: m.id != source)
 
 
 async def _after(fake: FakeDiscord, inter, panel, mark: int):
@@ -46,15 +48,41 @@ def _ids(panel, prefix: str) -> list[str]:
     return [i for i in panel.custom_ids() if i.startswith(prefix)]
 
 
+def _key(custom_id: str) -> str:
+    """The key a panel button answers (the last of the keys chosen, in its custom id)."""
+    return custom_id.rsplit(":", 1)[1].split(".")[-1]
+
+
 def _end_button(panel) -> str | None:
-    return next((i for i in _ids(panel, "pbc:maple:do:") if panel.component(i).get("style") == 1), None)
+    return next((i for i in _ids(panel, "pbc:panel:do:") if panel.component(i).get("style") == 1), None)
+
+
+def _pinned(panel, key: str) -> str | None:
+    """The pinned Undo or Show board button, if the panel has it."""
+    return next((i for i in _ids(panel, "pbc:panel:do:") if _key(i) == key), None)
+
+
+def _answers(panel) -> list[tuple[str, str | None, str]]:
+    """The panel's answers (End, Undo and Show board aside): ``(custom id, select value or None, label)``."""
+    end = _end_button(panel)
+    out = [(i, None, panel.component(i)["label"]) for i in _ids(panel, "pbc:panel:do:")
+           if i != end and _key(i).isdigit()]
+    out += [(i, o["value"], o["label"]) for i in _ids(panel, "pbc:panel:sel:") for o in panel.component(i)["options"]]
+    return out
+
+
+async def _answer(fake: FakeDiscord, panel, answer, user, locale: str = "en-US"):
+    custom_id, value, _label = answer
+    if value is None:
+        return await fake.click(panel, custom_id, user=user, locale=locale)
+    return await fake.select(panel, custom_id, [value], user=user, locale=locale)
 
 
 async def _click(fake: FakeDiscord, panel, user, step: int, locale: str, seen: dict[str, int]):
     """One answer on the panel: at the craft step a craft every other time it can, else End; elsewhere a
     choice varied by ``step``."""
-    selects, end = _ids(panel, "pbc:maple:pick:"), _end_button(panel)
-    buttons = [i for i in _ids(panel, "pbc:maple:do:") if i != end]
+    selects, end = _ids(panel, "pbc:panel:sel:"), _end_button(panel)
+    buttons = [i for i in _ids(panel, "pbc:panel:do:") if i != end and _key(i).isdigit()]
     mark = fake.mark()
     if end and selects and step % 2 == 0:  # the craft step: craft the first favor offered
         seen["craft"] += 1
@@ -121,7 +149,7 @@ async def _play(fake: FakeDiscord, bot, board, channel, users: dict[int, object]
         while True:
             step += 1
             panel = await _click(fake, panel, user, step, locale, seen)
-            if not panel.custom_ids() or "board is posted" in panel.content or "поле выложено" in panel.content:
+            if not panel.custom_ids() or "board is posted" in panel.content or "доска опубликована" in panel.content:
                 break
             if seen["boards"] == restart_at and not seen.get("restarted"):
                 # A restart in the middle of a turn: the open panel goes on (its ids name the version).
@@ -158,10 +186,18 @@ async def test_three_player_game_through_the_panel(fake, world, make_bot):
         mark = fake.mark()
         panel = await _private(await fake.click(board, TURN, user=mover))
         assert "Keep two" in panel.content
-        await fake.click(panel, _ids(panel, "pbc:maple:do:")[0], user=mover)
+        await _answer(fake, panel, _answers(panel)[0], mover)
         board = await fake.wait_for_message(channel, _is_board, after=mark)
         assert "keeps the favors" in board.embeds[0]["description"]
     mover = users[board.mentions[0]]
+    # A board posted before Maple Valley used the one panel: its Take turn opens the panel, anything else of
+    # the old panel says it is out of date.
+    for legacy, words in ((LEGACY, "Play a card"), ("pbc:maple:do:3:0", "out of date"),
+                          ("pbc:maple:show:3", "out of date")):
+        board.component(TURN)["custom_id"] = legacy
+        reply = await _private(await fake.click(board, legacy, user=mover))
+        assert reply.ephemeral and words in reply.content, legacy
+        board.component(legacy)["custom_id"] = TURN
     first = await _private(await fake.click(board, TURN, user=mover))
     second = await _private(await fake.click(board, TURN, user=mover))
     assert "Play a card" in first.content
@@ -172,60 +208,64 @@ async def test_three_player_game_through_the_panel(fake, world, make_bot):
     assert "Where do you walk" in panel.content
     played = table.version
     assert played > version
-    if _ids(second, "pbc:maple:do:"):
-        stale = await _private(await fake.click(second, _ids(second, "pbc:maple:do:")[0], user=mover))
-    else:
-        pick = _ids(second, "pbc:maple:pick:")[0]
-        stale = await _private(await fake.select(second, pick, [second.component(pick)["options"][0]["value"]],
-                                         user=mover))
+    stale = await _private(await _answer(fake, second, _answers(second)[0], mover))
     assert stale.ephemeral and "out of date" in stale.content
     assert table.version == played
 
-    # Forged select values: the out-of-date answer, nothing changes.
-    walk_select = _ids(panel, "pbc:maple:pick:")[0]
+    # Forged select values and button keys: the out-of-date answer, nothing changes.
     mark = fake.mark()
-    for values in ([HUGE], ["x" * 6000], ["999"], ["-1"], ["1e400"], []):
-        data = {"custom_id": walk_select, "component_type": 3, "values": values}
-        inter = await fake._send_interaction(MESSAGE_COMPONENT, mover, channel, data, "en-US", panel)
-        reply = await _private(inter)
-        assert reply.ephemeral and "out of date" in reply.content, values
+    for walk_select in _ids(panel, "pbc:panel:sel:")[:1]:
+        for values in ([HUGE], ["x" * 6000], ["999"], ["-1"], ["1e400"], []):
+            data = {"custom_id": walk_select, "component_type": 3, "values": values}
+            inter = await fake._send_interaction(MESSAGE_COMPONENT, mover, channel, data, "en-US", panel)
+            reply = await _private(inter)
+            assert reply.ephemeral and "out of date" in reply.content, values
+    button = next(a[0] for a in _answers(panel) if a[1] is None)
+    for key in ("9" * 60, "x" * 60, "999", "-1", "1e400", "show", "0.0"):
+        forged = f"{button.rsplit(':', 1)[0]}:{key}"
+        panel.component(button)["custom_id"] = forged  # the client sends what it was given: a forged id
+        reply = await _private(await fake.click(panel, forged, user=mover))
+        assert reply.ephemeral and "out of date" in reply.content, key
+        panel.component(forged)["custom_id"] = button
     assert not [m for m in fake.channel_messages(channel) if m.seq > mark and not m.ephemeral]
     assert table.version == played
 
     # A destination (the whole walk in one click), then Undo takes the walk back; walk again.
-    destinations = panel.component(walk_select)["options"]
-    assert all(" · paths " in o["label"] for o in destinations)
+    destinations = [a for a in _answers(panel) if " · paths " in a[2]]
+    assert destinations
     mark = fake.mark()
-    walked = await _after(fake, await fake.select(panel, walk_select, [destinations[0]["value"]], user=mover),
-                          panel, mark)
+    walked = await _after(fake, await _answer(fake, panel, destinations[0], mover), panel, mark)
     mark = fake.mark()
-    panel = await _after(fake, await fake.click(walked, _ids(walked, "pbc:maple:undo:")[0], user=mover),
-                         walked, mark)
+    panel = await _after(fake, await fake.click(walked, _pinned(walked, "undo"), user=mover), walked, mark)
     assert "Where do you walk" in panel.content
-    walk_select = _ids(panel, "pbc:maple:pick:")[0]
-    assert panel.component(walk_select)["options"] == destinations
+    assert [a[2] for a in _answers(panel) if " · paths " in a[2]] == [a[2] for a in destinations]
+    destinations = [a for a in _answers(panel) if " · paths " in a[2]]
     # A typist's autocomplete offers the same walks, in words; a stranger gets none.
     found = await fake.autocomplete("/maple walk", user=mover, channel=channel, focused="route", value="")
-    assert [f["name"] for f in found[:len(destinations)]] == [o["label"] for o in destinations]
+    assert [f["name"] for f in found[:len(destinations)]] == [a[2] for a in destinations]
     assert found[0]["value"].endswith("| stop")
     assert await fake.autocomplete("/maple walk", user=world.dave, channel=channel, focused="route",
                                    value="") == []
     mark = fake.mark()
-    panel = await _after(fake, await fake.select(panel, walk_select, [destinations[0]["value"]], user=mover),
-                         panel, mark)
-    # Up to the craft step: the preview before ending.
+    panel = await _after(fake, await _answer(fake, panel, destinations[0], mover), panel, mark)
+    # Up to the craft step: the preview before ending (the panel shows the board; the same answers).
     step = 1
-    while not _ids(panel, "pbc:maple:show:") and panel.custom_ids():
+    while not _pinned(panel, "show") and panel.custom_ids():
         step += 2  # odd: first choices, never a craft
         panel = await _click(fake, panel, mover, step, "en-US", {"craft": 0, "end": 0})
     assert "If you end the turn now" in panel.content
-    preview = await _private(await fake.click(panel, _ids(panel, "pbc:maple:show:")[0], user=mover))
+    labels = [a[2] for a in _answers(panel)]
+    mark = fake.mark()
+    preview = await _after(fake, await fake.click(panel, _pinned(panel, "show"), user=mover), panel, mark)
     assert preview.ephemeral and preview.attachments[0].image().format == "PNG"
+    assert "nothing is played until you end the turn" in preview.content and not _pinned(preview, "show")
+    assert [a[2] for a in _answers(preview)] == labels and _end_button(preview)
+    panel = preview
     mark = fake.mark()
     await fake.click(panel, _end_button(panel), user=mover)
     board = await fake.wait_for_message(channel, _is_board, after=mark)
     told = board.embeds[0]["description"]
-    paths = destinations[0]["label"].split(" · paths ")[1].split(" · ")[0].split(", ")
+    paths = destinations[0][2].split(" · paths ")[1].split(" · ")[0].split(", ")
     (walk,) = [line for line in told.split("\n") if " walks paths " in line]  # the walk taken back is untold
     assert [p.split(" ")[0] for p in walk.split(" walks paths ")[1].split(" to ")[0].split(", ")] == paths
     assert "f0" not in told and " tok)" not in told  # cards and places by name, not by code
@@ -308,7 +348,7 @@ async def test_a_typist_plays_turns_with_the_maple_commands(fake, world, make_bo
         found = await fake.autocomplete("/maple choose", user=mover, channel=channel, focused="choice", value="")
         reply = await (await fake.slash("/maple choose", user=mover, channel=channel,
                                         choice=found[0]["value"])).reply()
-    assert reply.ephemeral and _ids(reply, "pbc:maple:pick:")
+    assert reply.ephemeral and _answers(reply)
     walks = await fake.autocomplete("/maple walk", user=mover, channel=channel, focused="route", value="")
     reply = await (await fake.slash("/maple walk", user=mover, channel=channel, route=walks[0]["value"])).reply()
     assert reply.ephemeral
