@@ -31,7 +31,7 @@ async def test_random_clicks_never_break_a_table(fake, world, make_bot, game, op
     for user in people[1:]:
         await (await fake.click(lobby, "pbc:lobby:join", user=user)).response()
     await (await fake.slash("/game ai add", user=world.alice, channel=channel)).reply()
-    turn = "pbc:panel:turn" if game == "deole" else f"pbc:{game}:turn"  # games on the generic panel
+    turn = "pbc:panel:turn" if game in ("deole", "dewan") else f"pbc:{game}:turn"  # games on the generic panel
     await start_table(fake, lobby, world.alice, channel, lambda m: turn in m.custom_ids())
     panels: list[tuple[object, object]] = []
     answered = 0
