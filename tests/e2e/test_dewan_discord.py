@@ -309,3 +309,24 @@ async def test_a_typist_plays_with_the_dewan_commands_and_an_ai_seat_fills_in(fa
     ai = next(s.display for s in table.seats if s.is_ai)
     assert f"{ai} takes 2 cards from the row" in told or f"{ai} places camp" in told
     assert [r.getMessage() for r in bot.errors] == []
+
+
+async def test_buttons_of_the_former_dewan_panel_open_the_panel_or_say_out_of_date(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    board = await _start(fake, world, [world.alice, world.bob])
+    table = bot.client.tables.tables[world.general.id]
+    before = (table.version, table.game.to_json(table.state))
+    mover = world.alice if board.mentions == [world.alice.id] else world.bob
+    for old, opens in (("pbc:dewan:turn", True), (f"pbc:dewan:do:{table.version}:take_1", False),
+                       (f"pbc:dewan:ok:{table.version}:C6:c05:-", False)):
+        components = json.loads(json.dumps(board.components).replace(json.dumps(TURN), json.dumps(old)))
+        posted = dataclasses.replace(board, components=components)  # a board posted before the change
+        reply = await (await fake._send_interaction(MESSAGE_COMPONENT, mover, world.general,
+                                                    {"custom_id": old, "component_type": 2}, "en-US",
+                                                    posted)).reply(_private)
+        if opens:
+            assert "Dewan: your turn" in reply.text and _choices(reply)
+        else:
+            assert "out of date" in reply.content and not reply.custom_ids()
+    assert (table.version, table.game.to_json(table.state)) == before
+    await bot.stop()
