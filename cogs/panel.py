@@ -50,7 +50,7 @@ BUTTON_TEMPLATE = rf"pbc:panel:(?P<op>do|undo|page):(?P<version>[0-9]{{1,9}}):(?
 SELECT_TEMPLATE = rf"pbc:panel:sel:(?P<version>[0-9]{{1,9}}):(?P<page>[0-9]{{1,3}})(?:r[0-9])?:{CHOSEN}"
 # Buttons of the games' own panels before they all used this one: Take turn still opens the panel, anything
 # else says it is out of date (rather than Discord's "interaction failed").
-LEGACY_GAMES = "deole|maple|trails"  # "|"-joined keys of the games whose own panel this one replaced
+LEGACY_GAMES = "deole|dewan|maple|trails"  # "|"-joined keys of the games whose own panel this one replaced
 LEGACY_TURN = rf"pbc:(?:{LEGACY_GAMES}):turn"
 LEGACY_OTHER = rf"pbc:(?:{LEGACY_GAMES}):(?!turn$)[!-~]{{1,90}}"
 STYLES = {"primary": discord.ButtonStyle.primary, "secondary": discord.ButtonStyle.secondary,
@@ -286,10 +286,15 @@ class GenericPanel(GamePanel):
         return narrate(outcome.events, names, locale) if narrate is not None else None
 
     def final_embeds(self, table: Table, locale: str) -> list[discord.Embed]:
-        final = getattr(presentation_of(table.game.key), "final", None)
-        if final is None:
+        presentation = presentation_of(table.game.key)
+        final, final_at = getattr(presentation, "final", None), getattr(presentation, "final_at", None)
+        if final is None and final_at is None:
             return []
-        breakdown = final(table.game.result(table.state), seat_labels(table, locale), locale)
+        names = seat_labels(table, locale)
+        if final_at is not None:  # reads the position too
+            breakdown = final_at(table.state, names, locale)
+        else:
+            breakdown = final(table.game.result(table.state), names, locale)
         embed = discord.Embed(title=breakdown.title[:256], colour=discord.Colour.gold(),
                               description=breakdown.description)
         for name, value in breakdown.fields[:25]:

@@ -1,21 +1,23 @@
 """Dewan's turn in chat as plain data (presentation/core.py): cards, story tiles, steps and payments in words,
 payments and steps as the short tokens the panel keeps in its custom ids, camps worked out on a copy of the
 state, the panel's prompts, the turn told in words and the score pad. Pure: the engine's state and the
-catalogs, no discord.py; the Dewan cog (cogs/dewan.py) shows them in its panel and commands.
+catalogs, no discord.py; the generic panel (cogs/panel.py) shows them, the Dewan cog (cogs/dewan.py) adds the
+typed commands.
 
 ``flow`` plays a turn as the panel does: a **take** (or pass, or a pending step) is one answer; a **camp** is the
-destination, then the payment when there is a choice, then the reward when the emptied slot offers one, and
-the whole camp is committed in one ``Done``.
+destination, then the payment when there is a choice, then Confirm under a preview picture of the planned camp
+(one Confirm per reward when the emptied slot offers a choice), and the whole camp is committed in one
+``Done``. ``reword``, ``final_at`` and ``TELLS_STEPS`` are the generic panel's hooks.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import Event
+from games.core import Event, IllegalAction
 from games.dewan import GAME
 from games.dewan import data as D
 from games.dewan.engine import Action, DewanGame, DewanState
@@ -314,15 +316,28 @@ def score_pad(game: DewanGame, state: DewanState, names: Sequence[str],
 
 
 # -- the turn flow -----------------------------------------------------------------------------------
+TELLS_STEPS = True  # steps typed one by one (/dewan camp, /dewan choose) are told together on the turn's board
+
+
 def _names(state: DewanState) -> list[str]:
-    """The players where ``flow`` has no names (a card given "to #2"): their seat numbers."""
+    """The players where ``flow`` has no names (a card given "to player 2"): their seat numbers."""
     return [f"#{i + 1}" for i in range(state.players)]
+
+
+def preview(view: dict[str, Any], locale: str) -> Callable[[Sequence[str]], bytes]:
+    """The confirm step's picture: the mover's own view after the planned camp, drawn with the names."""
+    def draw(names: Sequence[str]) -> bytes:
+        from rendering.dewan import render_board  # drawn off the event loop, when the step is shown
+
+        return render_board(view, list(names), locale)
+    return draw
 
 
 def flow(state: DewanState, seat: int, chosen: tuple[str, ...], locale: str) -> core.Step | core.Done:
     """The panel's turn: a take, a pass or a pending step (keys: their tokens) is ``Done`` at once; a camp
-    (key: its space, lower case) asks the payment when there is a choice (keys: their index), then the
-    reward when the emptied slot offers one (keys: their tokens), and is ``Done`` with the whole camp."""
+    (key: its space, lower case) asks the payment when there is a choice (keys: their index), then shows the
+    preview with Confirm (key ``ok``), or one Confirm per reward when the emptied slot offers a choice (keys:
+    their tokens), and is ``Done`` with the whole camp."""
     game = GAME
     view = game.view(state, None)
     if view["actor"] != seat:
@@ -332,18 +347,24 @@ def flow(state: DewanState, seat: int, chosen: tuple[str, ...], locale: str) -> 
     if not chosen:
         steps = [a for a in actions if a[0] != "camp"]
         labels = [core.Choice(token_of(game.format(a)), action_label(a, names, view["row"], locale),
-                              (game.format(a),), "secondary" if a[0] == "pass" else "success") for a in steps]
-        camps = [core.Choice(hex_.lower(), label, style="primary")
+                              (game.format(a),), "secondary" if a[0] == "pass" else "success",
+                              group="take" if view["phase"] == "turn" else "") for a in steps]
+        camps = [core.Choice(hex_.lower(), label, (f"camp {hex_}",), "primary", group="camp")
                  for label, hex_ in destination_options(game, state, seat, locale)]
         return core.Step("\n".join(step_lines(game, state, seat, locale)), (*labels, *camps),
-                         placeholder=tr(locale, "panel.choose_destination" if camps else "panel.choose"))
+                         placeholder=tr(locale, "panel.choose"),
+                         placeholders=(("camp", tr(locale, "panel.choose_destination")),))
     first = chosen[0]
     step = next((a for a in actions if a[0] != "camp" and token_of(game.format(a)) == first), None)
     if step is not None:
+        if len(chosen) > 1:
+            raise ValueError("a step is one answer")
         return core.Done((game.format(step),), action_label(step, names, view["row"], locale))
     hex_ = first.upper()
+    if HEX_RE.fullmatch(hex_) is None or hex_ not in destinations(game, state, seat):
+        raise ValueError("not a destination")
     found = payments(game, state, seat, hex_)
-    rest = chosen[1:]
+    rest: tuple[str, ...] = chosen[1:]
     if len(found) == 1:
         payment = found[0][0]
     elif not rest:
@@ -356,11 +377,29 @@ def flow(state: DewanState, seat: int, chosen: tuple[str, ...], locale: str) -> 
         payment, rest = found[int(rest[0])][0], rest[1:]
     plan = plan_camp(game, state, seat, hex_, payment)
     summary = tr(locale, "label.camp", hex=hex_)
-    if not plan.rewards:
-        return core.Done(tuple(plan.notations), summary)
-    if not rest:
-        return core.Step("\n".join(confirm_lines(game, state, seat, hex_, payment, plan, names, locale)),
-                         tuple(core.Choice(token, label, (*plan.notations, notation_of(token)), "primary")
-                               for label, token in reward_options(game, plan, names, locale)),
-                         can_undo=True, placeholder=tr(locale, "panel.confirm_choose"))
-    return core.Done((*plan.notations, notation_of(rest[0])), summary)
+    if rest:
+        if len(rest) > 1 or rest[0] not in ({"ok"} if not plan.rewards else
+                                            {token_of(game.format(a)) for a in plan.rewards}):
+            raise ValueError("not a confirmation")
+        return core.Done((*plan.notations, *((notation_of(rest[0]),) if plan.rewards else ())), summary)
+    if plan.rewards:
+        confirms = tuple(core.Choice(token, label, (*plan.notations, notation_of(token)), "primary")
+                         for label, token in reward_options(game, plan, names, locale))
+    else:
+        confirms = (core.Choice("ok", tr(locale, "panel.confirm_button"), tuple(plan.notations), "primary"),)
+    return core.Step("\n".join(confirm_lines(game, state, seat, hex_, payment, plan, names, locale)), confirms,
+                     can_undo=True, placeholder=tr(locale, "panel.confirm_choose"),
+                     picture=preview(game.view(plan.state, seat), locale))
+
+
+def reword(error: IllegalAction, locale: str) -> IllegalAction:
+    """``wrong_step`` names the step in words (the engine's code is its phase)."""
+    if error.code == "wrong_step":
+        return IllegalAction(error.code, **dict(error.params, step=tr(locale, f"step.{error.params.get('step')}")))
+    return error
+
+
+def final_at(state: DewanState, names: Sequence[str], locale: str) -> core.Final:
+    """The score pad under the last board (it reads the position: the cards left in hand break ties)."""
+    title, rows, footer = score_pad(GAME, state, names, locale)
+    return core.Final(title, tuple(rows), footer=footer, inline=False)

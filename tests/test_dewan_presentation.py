@@ -42,7 +42,7 @@ def test_the_first_step_offers_the_takes_and_the_camps_spaces() -> None:
 
 
 def test_every_camp_the_flow_offers_is_one_commit_of_the_planned_camp() -> None:
-    seen_payments = 0
+    seen_payments = seen_rewards = 0
     for state in camp_positions(2, 4):
         seat = GAME.to_act(state)[0]
         before = _snapshot(state)
@@ -56,16 +56,60 @@ def test_every_camp_the_flow_offers_is_one_commit_of_the_planned_camp() -> None:
                 chosen += (at.choices[-1].key,)
                 at = walk(dewan, state, seat, chosen, "ru")
             plan = plan_camp(GAME, state, seat, hex_, found[-1][0])
-            if plan.rewards:
-                assert isinstance(at, Step) and [c.key for c in at.choices] == [
-                    token_of(GAME.format(a)) for a in plan.rewards]
-                at = walk(dewan, state, seat, (*chosen, at.choices[0].key), "ru")
+            # The confirm step: its preview picture, and one Confirm per reward (else a single Confirm).
+            assert isinstance(at, Step) and at.can_undo and at.picture is not None
+            assert [c.key for c in at.choices] == ([token_of(GAME.format(a)) for a in plan.rewards] or ["ok"])
+            assert all(c.notations[:len(plan.notations)] == tuple(plan.notations) for c in at.choices)
+            seen_rewards += bool(plan.rewards)
+            at = walk(dewan, state, seat, (*chosen, at.choices[0].key), "ru")
             assert isinstance(at, Done) and list(at.notations[:len(plan.notations)]) == plan.notations
             work = GAME.from_json(GAME.to_json(state))
             events = [e for n in at.notations for e in GAME.apply(work, seat, GAME.parse(n))]
             assert any(e.code == "camp" and e.params["hex"] == hex_ for e in events)
         assert _snapshot(state) == before  # flow plays on copies only
-    assert seen_payments > 0
+    assert seen_payments > 0 and seen_rewards > 0
+
+
+def test_the_first_step_groups_takes_as_buttons_and_camps_under_their_placeholder() -> None:
+    state = camp_positions(6, 1)[0]
+    seat = GAME.to_act(state)[0]
+    step = flow(state, seat, (), "en")
+    assert isinstance(step, Step)
+    groups = {c.group for c in step.choices}
+    assert groups == {"take", "camp"} and dict(step.placeholders)["camp"] == "Place a camp on…"
+    assert all(c.style == "primary" for c in step.choices if c.group == "camp")
+    assert sum(c.group == "take" for c in step.choices) <= 5  # a row of buttons in any layout
+
+
+def test_the_preview_is_the_movers_view_after_the_camp_drawn_with_the_names() -> None:
+    state = camp_positions(7, 1)[0]
+    seat = GAME.to_act(state)[0]
+    hex_ = destinations(GAME, state, seat)[0]
+    chosen: tuple[str, ...] = (hex_.lower(),)
+    at = walk(dewan, state, seat, chosen, "en")
+    if isinstance(at, Step) and at.picture is None:
+        chosen += (at.choices[0].key,)
+        at = walk(dewan, state, seat, chosen, "en")
+    assert isinstance(at, Step) and at.picture is not None
+    found = payments(GAME, state, seat, hex_)
+    payment = found[int(chosen[1])][0] if len(chosen) > 1 else found[0][0]
+    view = GAME.view(plan_camp(GAME, state, seat, hex_, payment).state, seat)
+    assert hex_ in view["camps"] and "hand" in view
+    from rendering.dewan import render_board
+
+    names = ["Ann", "Bob", "Cy"][:state.players]
+    GAME.apply(state, seat, GAME.legal_actions(state, seat)[0])  # the position moves on: the picture does not
+    assert at.picture(names) == render_board(view, names, "en")
+
+
+def test_reword_names_the_step_in_words() -> None:
+    from games.core import IllegalAction
+
+    error = dewan.reword(IllegalAction("wrong_step", step="pay", action="take 3"), "en")
+    assert error.code == "wrong_step" and error.params["step"] == dewan.tr("en", "step.pay")
+    assert error.params["action"] == "take 3" and dewan.TELLS_STEPS
+    other = IllegalAction("no_route")
+    assert dewan.reword(other, "en") is other
 
 
 def test_a_forged_key_is_refused_by_the_walk() -> None:

@@ -1,43 +1,35 @@
-"""The Dewan panel without Discord: every payment the engine offers is planned into notations that place
-exactly that camp; the panel's components stay within Discord's limits; clicks the panel never offered
-(forged custom-id arguments or select values) are refused and change nothing; the board tells turns in
-words without a card number, in English and Russian; the score pad names every row."""
+"""Dewan's turn on the generic panel without Discord: every payment the engine offers is planned into
+notations that place exactly that camp; the panel's components stay within Discord's limits and the
+confirm step draws its preview; choices the flow never offered (forged keys in custom ids or select values)
+are refused and change nothing; the board tells turns in words without a card number, in English and
+Russian; the score pad names every row."""
 
 from __future__ import annotations
 
 import json
 import random
 import re
-from types import SimpleNamespace
-from typing import Any
 
-import discord
 import pytest
 
+import presentation.dewan as dewan
 from bot.i18n import t
-from cogs.dewan import (
-    Commit,
-    DewanPanel,
-    Screen,
-    Stale,
-    decode_payment,
-    destinations,
-    encode_payment,
-    final_embed,
-    payments,
-    plan_camp,
-)
+from cogs.panel import Stale, decode, step_view
 from games.core import Event, IllegalAction
 from games.dewan import GAME
 from games.dewan.engine import DewanState
-from presentation.dewan import event_line
+from presentation.core import Done, Step, walk
+from presentation.dewan import (
+    decode_payment,
+    destinations,
+    encode_payment,
+    event_line,
+    final_at,
+    payments,
+    plan_camp,
+)
 
 NAMES = ["alice", "bob", "carol"]
-
-
-def _table(state: DewanState, version: int = 9) -> Any:
-    return SimpleNamespace(game=GAME, state=state, version=version,
-                           seats=[SimpleNamespace(display=name, is_ai=False) for name in NAMES[:state.players]])
 
 
 def camp_positions(seed: int, count: int) -> list[DewanState]:
@@ -52,10 +44,6 @@ def camp_positions(seed: int, count: int) -> list[DewanState]:
         actions = GAME.legal_actions(state, seat)
         GAME.apply(state, seat, rng.choice(actions))
     return found
-
-
-def _components(view: discord.ui.View | None) -> list[Any]:
-    return list(view.children) if view is not None else []
 
 
 def _snapshot(state: DewanState) -> str:
@@ -80,53 +68,54 @@ def test_every_offered_payment_plans_exactly_that_camp(seed: int) -> None:
         assert _snapshot(state) == before  # planning plays on copies only
 
 
-def test_a_turn_through_the_panel_screens() -> None:
-    panel = DewanPanel(None)
+def test_a_camp_through_the_panel_steps() -> None:
     state = camp_positions(4, 1)[0]
     seat = GAME.to_act(state)[0]
-    table = _table(state)
-    first = panel.step_screen(table, seat, "en")
-    ids = [c.custom_id for c in _components(first.view)]
-    assert any(i.startswith("pbc:dewan:do:9:take_") for i in ids) and "pbc:dewan:dest:9:0" in ids
+    first = flow_at(state, seat, ())
+    ids = [c.custom_id for c in step_view(first, (), 9, 0, "en").children]
+    assert any(i.startswith("pbc:panel:do:9:0:take_") for i in ids), ids
     hex_ = destinations(GAME, state, seat)[0]
-    screen = panel.step(table, seat, "dest", "0", [hex_], "en")
-    assert isinstance(screen, Screen)
-    if screen.preview is None:  # a choice of payments first
-        select = next(c for c in _components(screen.view) if c.custom_id.startswith("pbc:dewan:pay:"))
-        args = select.custom_id.split(":", 4)[4]
-        screen = panel.step(table, seat, "pay", args, [select.options[0].value], "en")
-        assert isinstance(screen, Screen)
-    assert screen.preview is not None and "hand" in screen.preview  # the mover's own view, with the camp
-    assert hex_ in screen.preview["camps"]
-    confirm = next(c for c in _components(screen.view) if c.custom_id.startswith("pbc:dewan:ok:"))
-    args = confirm.custom_id.split(":", 4)[4]
-    commit = panel.step(table, seat, "ok", args, [], "en")
-    assert isinstance(commit, Commit) and commit.notations[0] == f"camp {hex_}"
-    for shown in (first, screen):
-        for item in _components(shown.view):
+    chosen: tuple[str, ...] = (hex_.lower(),)
+    screens = [first]
+    step = flow_at(state, seat, chosen)
+    if step.picture is None:  # a choice of payments first
+        screens.append(step)
+        chosen += (step.choices[0].key,)
+        step = flow_at(state, seat, chosen)
+    screens.append(step)
+    assert step.picture is not None and step.can_undo and "route" in step.prompt
+    assert step.picture(["alice", "bob", "carol"])[:8] == b"\x89PNG\r\n\x1a\n"  # the preview of the camp
+    done = walk(dewan, state, seat, (*chosen, step.choices[0].key), "en")
+    assert isinstance(done, Done) and done.notations[0] == f"camp {hex_}"
+    for shown, at in zip(screens, [(), (hex_.lower(),), chosen], strict=False):
+        view = step_view(shown, at, 9, 0, "en")
+        assert len(view.children) <= 25
+        for item in view.children:
             assert len(item.custom_id) <= 100
             for option in getattr(item, "options", []):
                 assert len(option.label) <= 100 and len(option.value) <= 100
 
 
-FORGED: list[tuple[str, str, list[str]]] = [
-    ("do", "take_9", []), ("do", "camp_a1", []), ("do", "x" * 20, []), ("do", "take_1", ["take_2"]),
-    ("pick", "", ["story_t99"]), ("pick", "", []), ("pick", "junk", ["take_1"]),
-    ("dest", "0", ["Z9"]), ("dest", "0", ["9" * 4400]), ("dest", "7", ["A1"]), ("dest", "0", ["A1", "A2"]),
-    ("pay", "Z9:0", ["c01"]), ("pay", "A1", ["c01"]), ("pay", "A1:0", ["x" * 6000]), ("pay", "A1:0", ["c99g9"]),
-    ("ok", "A1:c01:-", []), ("ok", "A1:c01.c02:story_t01", []), ("ok", "A1", []), ("ok", "::", []),
-    ("okr", "A1:c01", ["tuck_c01"]), ("back", "1", []), ("back", "", ["x"]), ("nonsense", "", []),
-]
+def flow_at(state: DewanState, seat: int, chosen: tuple[str, ...]) -> Step:
+    step = walk(dewan, state, seat, chosen, "en")
+    assert isinstance(step, Step)
+    return step
 
 
-@pytest.mark.parametrize(("op", "args", "values"), FORGED)
-def test_clicks_the_panel_never_offered_are_refused(op: str, args: str, values: list[str]) -> None:
-    panel = DewanPanel(None)
+FORGED = ["take_9", "camp_a1", "x" * 20, "take_1.take_2", "story_t99", "z9", "a1.0", "a1.99", "a1.-1",
+          "a1.0.story_t01", "a1.0.ok.ok", "pass.ok", "ok", "", "a1..0", "A1", "c99g9", "9" * 64]
+
+
+@pytest.mark.parametrize("forged", FORGED)
+def test_choices_the_flow_never_offered_are_refused(forged: str) -> None:
     state = camp_positions(5, 1)[0]
     seat = GAME.to_act(state)[0]
     before = _snapshot(state)
-    with pytest.raises((Stale, ValueError, IllegalAction)):
-        panel.step(_table(state), seat, op, args, values, "en")
+    try:
+        at = walk(dewan, state, seat, decode(forged), "en")
+    except (Stale, ValueError, IndexError, KeyError, IllegalAction):  # what the panel answers "out of date"
+        at = None
+    assert at is None or forged == "" and isinstance(at, Step)
     assert _snapshot(state) == before
 
 
@@ -161,13 +150,13 @@ def test_the_score_pad_names_every_row(locale: str) -> None:
     while not GAME.is_over(state):
         seat = GAME.to_act(state)[0]
         GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
-    embed = final_embed(_table(state), locale)
-    assert embed.title == t(locale, "dewan.final.title") and len(embed.fields) == 3
+    final = final_at(state, NAMES, locale)
+    assert final.title == t(locale, "dewan.final.title") and len(final.fields) == 3 and not final.inline
     result = GAME.result(state)
-    for field, player in zip(embed.fields, result.ranking, strict=True):
-        assert field.name.startswith(f"{player.rank}. {NAMES[player.seat]}: {player.score} ")
+    for (name, value), player in zip(final.fields, result.ranking, strict=True):
+        assert name.startswith(f"{player.rank}. {NAMES[player.seat]}: {player.score} ")
         for key in ("story", "fire", "fire_bonus", "groups", "berries"):
-            assert str(player.breakdown[key]) in (field.value or "")
+            assert str(player.breakdown[key]) in value
 
 
 def test_every_text_of_the_cog_and_its_presentation_is_in_both_catalogs() -> None:

@@ -1,12 +1,14 @@
-"""Dewan through the real bot over the fake Discord: a 3-player game to the end through the Take turn panel
-(take, or destination / payment / confirm with its private preview), with after every board: no card of any
+"""Dewan through the real bot over the fake Discord: a 3-player game to the end through the generic Take turn
+panel (take, or destination / payment / confirm with its private preview), with after every board: no card of any
 hand in a public message or image, a mention of the next player only; stale and forged clicks refused
 privately with nothing changed; a restart in the middle that an open panel survives; and the /dewan
 commands answering hostile values privately and briefly."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import json
 import random
 import re
 
@@ -15,8 +17,9 @@ from tests.e2e.fake_discord import commands as cmd
 from tests.e2e.fake_discord.server import MESSAGE_COMPONENT
 from tests.e2e.harness import start_bot
 
-TURN = "pbc:dewan:turn"
+TURN = "pbc:panel:turn"
 CARD = re.compile(r"\bc\d\d\b")
+SPACE = re.compile(r"[a-h][0-6]")
 HOSTILE = ["x" * 6000, "9" * 4400, "1e400", "-inf", "<@&1> @everyone \u202e\u0000"]
 
 
@@ -31,6 +34,24 @@ def _private(message) -> bool:
 
 def _ids(message, prefix: str) -> list[str]:
     return [c for c in message.custom_ids() if c.startswith(prefix)]
+
+
+def _choices(message) -> list[tuple[str, str | None, str]]:
+    """The panel's answers as (custom id, select value or None for a button, the answer's key)."""
+    out: list[tuple[str, str | None, str]] = []
+    for custom_id in message.custom_ids():
+        if custom_id.startswith("pbc:panel:do:"):
+            out.append((custom_id, None, custom_id.rsplit(":", 1)[1].split(".")[-1]))
+        elif custom_id.startswith("pbc:panel:sel:"):
+            out += [(custom_id, o["value"], o["value"]) for o in message.component(custom_id)["options"]]
+    return out
+
+
+async def _answer(fake, message, choice, user):
+    custom_id, value, _key = choice
+    if value is None:
+        return await fake.click(message, custom_id, user=user)
+    return await fake.select(message, custom_id, [value], user=user)
 
 
 async def _start(fake, world, players):
@@ -72,13 +93,20 @@ def _check_public(fake, channel, table, since: int, board) -> None:
 async def _forged_values_change_nothing(fake, world, table, panel, user) -> None:
     before = (table.version, table.game.to_json(table.state))
     mark = fake.mark()
-    for custom_id in [*_ids(panel, "pbc:dewan:dest:"), *_ids(panel, "pbc:dewan:pay:"), *_ids(panel, "pbc:dewan:pick:"),
-                      *_ids(panel, "pbc:dewan:okr:")]:
+    version = table.version
+    button = _ids(panel, "pbc:panel:do:")[0]
+    forged = []  # a modified client's buttons: the panel's message with a button's id rewritten
+    for chosen in ("take_9", "z9", "a1.0.ok", "ok", "c6.99.ok", "x" * 20, "pass.ok", "take_1.take_2"):
+        custom_id = f"pbc:panel:do:{version}:0:{chosen}"
+        components = json.loads(json.dumps(panel.components).replace(json.dumps(button), json.dumps(custom_id)))
+        forged.append(({"custom_id": custom_id, "component_type": 2}, dataclasses.replace(panel, components=components)))
+    for custom_id in _ids(panel, "pbc:panel:sel:"):
         for values in (["9" * 4400], ["x" * 6000], ["Z9"], ["c99g9"], ["take_9"], [], ["A1", "A2"]):
-            data = {"custom_id": custom_id, "component_type": 3, "values": values}
-            reply = await (await fake._send_interaction(MESSAGE_COMPONENT, user, world.general, data, "en-US",
-                                                        panel)).reply(lambda m: m.ephemeral and m.id != panel.id)
-            assert reply.ephemeral and "out of date" in reply.content and len(reply.content) < 300
+            forged.append(({"custom_id": custom_id, "component_type": 3, "values": values}, panel))
+    for data, message in forged:
+        reply = await (await fake._send_interaction(MESSAGE_COMPONENT, user, world.general, data, "en-US",
+                                                    message)).reply(lambda m: m.ephemeral and m.id != panel.id)
+        assert reply.ephemeral and "out of date" in reply.content and len(reply.content) < 300
     assert not [m for m in fake.channel_messages(world.general) if m.seq > mark and not m.ephemeral]
     assert (table.version, table.game.to_json(table.state)) == before
 
@@ -110,7 +138,7 @@ async def test_a_three_player_game_to_the_end_through_the_panel(fake, world, mak
         assert panel.ephemeral and not panel.attachments
         if turns == 1:
             spare = await (await fake.click(board, TURN, user=user)).reply(_private)
-        if not seen["forged"] and _ids(panel, "pbc:dewan:dest:"):
+        if not seen["forged"] and any(SPACE.fullmatch(key) for _id, _value, key in _choices(panel)):
             await _forged_values_change_nothing(fake, world, table, panel, user)
             seen["forged"] += 1
         if turns == 12 and not seen["restart"]:  # an open panel survives a restart (its state is its ids)
@@ -118,36 +146,33 @@ async def test_a_three_player_game_to_the_end_through_the_panel(fake, world, mak
             bot = await start_bot(fake, make_bot)
             table = bot.client.tables.tables[channel.id]
             seen["restart"] += 1
-        destinations = _ids(panel, "pbc:dewan:dest:")
+        first = _choices(panel)
+        destinations = [c for c in first if SPACE.fullmatch(c[2])]
         if destinations and rng.random() < 0.95:
-            options = panel.component(destinations[0])["options"]
             mark = fake.mark()
-            panel = await _edited(fake, await fake.select(panel, destinations[0], [rng.choice(options)["value"]],
-                                                          user=user), panel, mark)
-            payments = _ids(panel, "pbc:dewan:pay:")
-            if payments:
+            panel = await _edited(fake, await _answer(fake, panel, rng.choice(destinations), user), panel, mark)
+            if not panel.attachments:  # a choice of payments first
+                payments = _choices(panel)
+                assert payments and all(key.isdigit() for _id, _value, key in payments), panel.text
+                assert _ids(panel, "pbc:panel:undo:")  # back to the destinations
                 seen["payment choice"] += 1
-                options = panel.component(payments[0])["options"]
                 mark = fake.mark()
-                panel = await _edited(fake, await fake.select(panel, payments[0], [rng.choice(options)["value"]],
-                                                              user=user), panel, mark)
+                panel = await _edited(fake, await _answer(fake, panel, rng.choice(payments), user), panel, mark)
             assert panel.ephemeral and panel.attachments[0].image().format == "PNG"  # the preview
-            assert "route" in panel.text
-            confirms = _ids(panel, "pbc:dewan:ok:")
-            mark = fake.mark()
-            if len(confirms) > 1:
+            assert "route" in panel.text and _ids(panel, "pbc:panel:undo:")
+            confirms = _choices(panel)
+            if [key for _id, _value, key in confirms] != ["ok"]:  # Confirm · story t07, one per reward
                 seen["reward choice"] += 1
-            if confirms:
-                inter = await fake.click(panel, rng.choice(confirms), user=user)
-            else:
-                select = _ids(panel, "pbc:dewan:okr:")[0]
-                inter = await fake.select(panel, select, [panel.component(select)["options"][0]["value"]], user=user)
+                assert all(key.startswith(("story_", "tuck_")) for _id, _value, key in confirms)
+            mark = fake.mark()
+            inter = await _answer(fake, panel, rng.choice(confirms), user)
             seen["camp"] += 1
         else:
-            steps = _ids(panel, "pbc:dewan:do:")
+            steps = [c for c in first if not SPACE.fullmatch(c[2])]
             mark = fake.mark()
-            inter = await fake.click(panel, rng.choice(steps), user=user)
-            seen["take"] += "take" in inter.payload["data"]["custom_id"]
+            choice = rng.choice(steps)
+            inter = await _answer(fake, panel, choice, user)
+            seen["take"] += choice[2].startswith("take")
         board = await fake.wait_for_message(channel, _is_board, after=mark, timeout=15)
         assert (await inter.response()).type == 6
         _check_public(fake, channel, table, since, board)
@@ -155,10 +180,7 @@ async def test_a_three_player_game_to_the_end_through_the_panel(fake, world, mak
         if spare is not None:  # a second panel opened at the same version: refused, nothing played
             before = table.version
             mark = fake.mark()
-            steps, selects = _ids(spare, "pbc:dewan:do:"), _ids(spare, "pbc:dewan:dest:")
-            inter = (await fake.click(spare, steps[0], user=user) if steps else
-                     await fake.select(spare, selects[0], [spare.component(selects[0])["options"][0]["value"]],
-                                       user=user))
+            inter = await _answer(fake, spare, _choices(spare)[0], user)
             stale = await inter.reply(lambda m, source=spare.id: m.ephemeral and m.id != source)
             assert stale.ephemeral and "out of date" in stale.content
             assert not [m for m in fake.channel_messages(channel) if m.seq > mark and not m.ephemeral]
@@ -276,7 +298,7 @@ async def test_a_typist_plays_with_the_dewan_commands_and_an_ai_seat_fills_in(fa
                 inter = await fake.slash("/dewan choose", user=world.alice, channel=channel, step=steps[0]["value"])
             typed[wanted] += 1
             reply = await inter.reply()
-            if "board" in reply.content.lower():  # "Done: your move is on the board"
+            if "https://discord.com/channels/" in reply.content:  # "Done: your move is on the board (link)"
                 break
             assert reply.ephemeral and "Dewan" in reply.text  # the next step, privately, with its buttons
             assert not [m for m in fake.channel_messages(channel) if m.seq > since and not m.ephemeral]
@@ -287,3 +309,24 @@ async def test_a_typist_plays_with_the_dewan_commands_and_an_ai_seat_fills_in(fa
     ai = next(s.display for s in table.seats if s.is_ai)
     assert f"{ai} takes 2 cards from the row" in told or f"{ai} places camp" in told
     assert [r.getMessage() for r in bot.errors] == []
+
+
+async def test_buttons_of_the_former_dewan_panel_open_the_panel_or_say_out_of_date(fake, world, make_bot):
+    bot = await start_bot(fake, make_bot)
+    board = await _start(fake, world, [world.alice, world.bob])
+    table = bot.client.tables.tables[world.general.id]
+    before = (table.version, table.game.to_json(table.state))
+    mover = world.alice if board.mentions == [world.alice.id] else world.bob
+    for old, opens in (("pbc:dewan:turn", True), (f"pbc:dewan:do:{table.version}:take_1", False),
+                       (f"pbc:dewan:ok:{table.version}:C6:c05:-", False)):
+        components = json.loads(json.dumps(board.components).replace(json.dumps(TURN), json.dumps(old)))
+        posted = dataclasses.replace(board, components=components)  # a board posted before the change
+        reply = await (await fake._send_interaction(MESSAGE_COMPONENT, mover, world.general,
+                                                    {"custom_id": old, "component_type": 2}, "en-US",
+                                                    posted)).reply(_private)
+        if opens:
+            assert "Dewan: your turn" in reply.text and _choices(reply)
+        else:
+            assert "out of date" in reply.content and not reply.custom_ids()
+    assert (table.version, table.game.to_json(table.state)) == before
+    await bot.stop()
