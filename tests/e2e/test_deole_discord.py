@@ -106,7 +106,7 @@ async def test_two_player_game_through_the_panel(fake, world, make_bot):
     reply = await (await fake.slash("/deole play", user=users[mover], channel=channel,
                                     choice=found[0]["value"])).reply()
     assert reply.ephemeral
-    if POSTED["en-US"] in reply.content or POSTED["en-US"] in moved.content:
+    if POSTED["en-US"] in moved.content or "on the board" in reply.content:  # the pick ended (panel or command)
         board = await fake.wait_for_message(channel, _is_board, after=mark)
     assert await fake.autocomplete("/deole play", user=world.carol, channel=channel, focused="choice",
                                    value="") == []
