@@ -60,9 +60,9 @@ class HandView(discord.ui.View):
 
 
 class GamePanel:
-    """What a game's own cog (``cogs/<key>.py``, named by the game's registry entry) adds to the shared board
-    post. Its ``setup`` adds it with ``GameCog.add_panel(key, panel)``; the defaults add nothing, so a game
-    without a cog is played with ``/game move`` alone."""
+    """What a game's panel adds to the shared board post: the one panel (cogs/panel.py ``GenericPanel``) for
+    every game with a presentation module; these defaults add nothing, so a game without one is played with
+    ``/game move`` alone."""
 
     def board_view(self, table: Table, outcome: MoveOutcome, locale: str) -> discord.ui.View | None:
         """Components under a board post of a game still running (e.g. a persistent "Take turn" button)."""
@@ -83,7 +83,7 @@ class GamePanel:
 
     def holds_steps(self, key: str) -> bool:
         """Whether the events of steps answered privately are held (stored) and told with the turn's board."""
-        return self.tells_steps
+        return False
 
     def held(self, table: Table, outcome: MoveOutcome) -> list[tuple[int, Any]]:
         """What a step's commit leaves for the turn's board (when ``holds_steps``)."""
@@ -100,10 +100,6 @@ class GamePanel:
     def game_cog(self) -> Any:
         """The ``/game`` cog: board posts and answers shared by every game."""
         return self.bot.get_cog("GameCog")
-
-    # Whether the events of steps answered privately are held (stored) and told with the next board; a
-    # game whose end-of-turn event already tells the whole turn leaves them out.
-    tells_steps = False
 
     async def answer_step(self, interaction: discord.Interaction, table: Table, outcome: MoveOutcome) -> None:
         """The private answer to a step of a turn (a commit after which the same turn goes on: the table

@@ -113,12 +113,6 @@ class GameCog(BoardPoster, HostCommands, LobbyCommands, RatingsCommands, ReplayC
             bot.add_dynamic_items(*generic_panel.DYNAMIC_ITEMS)
         super().__init__()
 
-    def add_panel(self, key: str, panel: GamePanel) -> None:
-        """A game's own cog adds what it shows on the board posts (called from the cog's ``setup``)."""
-        if not registry.has(key):
-            raise KeyError(f"no game {key!r} is registered")
-        self.panels[key] = panel
-
     async def cog_load(self) -> None:
         # Boards due before the restart (a crash after the move's commit, or Discord refusing the post): queued,
         # to be posted once the bot is connected. The index tells which, without reading a record or a state.

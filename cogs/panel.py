@@ -265,7 +265,9 @@ class GenericPanel(GamePanel):
         if len(to_act) != 1 or table.seats[to_act[0]].is_ai:
             return view
         step = presentation.flow(state, to_act[0], (), locale)
-        choices = [c for c in step.choices if not c.pinned] if isinstance(step, Step) and step.on_board else []
+        if not isinstance(step, Step) or not step.on_board:
+            return view
+        choices = [c for c in step.choices if not c.pinned]
         if 0 < len(choices) <= BOARD_MENUS * OPTIONS:
             name = seat_names(table)[to_act[0]]
             placeholder = t(locale, "panel.board_pick", player=name, what=step.placeholder or step.prompt)[:150]
@@ -294,6 +296,7 @@ class GenericPanel(GamePanel):
         if final_at is not None:  # reads the position too
             breakdown = final_at(table.state, names, locale)
         else:
+            assert final is not None
             breakdown = final(table.game.result(table.state), names, locale)
         embed = discord.Embed(title=breakdown.title[:256], colour=discord.Colour.gold(),
                               description=breakdown.description)

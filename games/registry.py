@@ -26,15 +26,15 @@ class GameEntry:
     - ``engine``: ``"module:attribute"`` of the ``Game`` object (``games/<key>/``).
     - ``renderer``: ``"module:function"``, ``render_board(view, names=None, locale="en") -> bytes`` (a PNG of a
       view: the spectators' for the board post, a seat's own for its private "My hand").
-    - ``cog``: the discord.py extension (``cogs/<key>.py``) whose ``setup`` adds the game's commands and
-      calls ``GameCog.add_panel(key, panel)``; ``None``: the game is played with ``/game move`` alone.
+    - ``cog``: the discord.py extension (``cogs/<key>.py``) whose ``setup`` adds the game's typed shortcuts
+      (``/trails place``...); ``None``: none (the panel and ``/game move`` play it).
     - ``catalogs``: the package whose ``locales/en.json`` and ``locales/ru.json`` hold the game's texts
       (``event.*``, ``error.*``, ``cmd.*`` for its commands, and the ``/game rules`` card: ``rules.summary``,
       ``rules.play``); the engine's package unless said otherwise.
     - ``presentation``: the module (``presentation/<key>.py``, pure: no discord) that tells a turn as plain
       data, ``flow(state, seat, chosen, locale)`` and ``narrate(events, names, locale)``
-      (``presentation/core.py``); a game with it and no ``cog`` is played with the generic panel
-      (``cogs/panel.py``: a Take turn button under each board).
+      (``presentation/core.py``); a game with it is played with the one panel (``cogs/panel.py``: a Take
+      turn button under each board), whatever its ``cog``.
     - ``ai``: the module whose ``LEVELS`` maps AI levels (``easy``, ``normal``, ``hard``) to the game's own
       players (``games/ai.py``: ``Factory``); ``None``, or a level it leaves out: the generic players.
     """

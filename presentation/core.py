@@ -20,7 +20,8 @@ A module may also provide (each optional; the panel does without):
 
 - ``reword(error, locale) -> IllegalAction``: a refused move's parameters in words (e.g. the step's name),
   told by the game's catalogs.
-- ``final(result, names, locale) -> Final``: the final scoring breakdown under the last board.
+- ``final(result, names, locale) -> Final``: the final scoring breakdown under the last board (or
+  ``final_at(state, names, locale) -> Final`` when it reads the final position too, e.g. cards left in hand).
 - ``TELLS_STEPS = True``: the events of steps committed before the turn ends are held and told together on the
   turn's board; ``held(moves, events, before) -> events`` shapes what is held (``before``: the position's JSON
   the commit started from).

@@ -377,11 +377,12 @@ def flow(state: DewanState, seat: int, chosen: tuple[str, ...], locale: str) -> 
         payment, rest = found[int(rest[0])][0], rest[1:]
     plan = plan_camp(game, state, seat, hex_, payment)
     summary = tr(locale, "label.camp", hex=hex_)
-    if rest:
-        if len(rest) > 1 or rest[0] not in ({"ok"} if not plan.rewards else
-                                            {token_of(game.format(a)) for a in plan.rewards}):
+    confirmed = next(iter(rest), None)
+    if confirmed is not None:
+        if len(rest) > 1 or confirmed not in ({"ok"} if not plan.rewards else
+                                              {token_of(game.format(a)) for a in plan.rewards}):
             raise ValueError("not a confirmation")
-        return core.Done((*plan.notations, *((notation_of(rest[0]),) if plan.rewards else ())), summary)
+        return core.Done((*plan.notations, *((notation_of(confirmed),) if plan.rewards else ())), summary)
     if plan.rewards:
         confirms = tuple(core.Choice(token, label, (*plan.notations, notation_of(token)), "primary")
                          for label, token in reward_options(game, plan, names, locale))
