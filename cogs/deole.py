@@ -15,7 +15,8 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.tables import TableError
-from cogs.common import error_text, locale_of, report_command_error
+from cogs.common import error_text, locale_of
+from cogs.typed import TypedCommands
 from games.deole.engine import DeoleGame
 from presentation.deole import HINT_VALUE, KEY, choices, step_hint, tr
 
@@ -25,23 +26,14 @@ def hint_choice(text: str) -> app_commands.Choice[str]:
     return app_commands.Choice(name=text[:100], value=HINT_VALUE)
 
 
-class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Play Déole in this channel")):
-    def __init__(self, bot: Any) -> None:
-        self.bot = bot
-        self.service = bot.tables
-        super().__init__()
-
-    @property
-    def game_cog(self) -> Any:
-        return self.bot.get_cog("GameCog")
-
-    async def open_panel(self, interaction: discord.Interaction) -> None:
-        await self.game_cog.panels[KEY].open(interaction)
+class DeoleCog(TypedCommands, commands.GroupCog, group_name=_("deole"),
+               group_description=_("Play Déole in this channel")):
+    game_key = KEY
 
     # -- commands for typists -------------------------------------------------------------------
     async def _autocomplete(self, interaction: discord.Interaction, current: str,
                             kinds: tuple[str, ...]) -> list[app_commands.Choice[str]]:
-        table = self.service.tables.get(interaction.channel_id)
+        table = self.bot.tables.tables.get(interaction.channel_id)
         if table is None or table.game.key != KEY or table.state is None:
             return []
         seat = table.seat_of(interaction.user.id)
@@ -144,8 +136,6 @@ class DeoleCog(commands.GroupCog, group_name=_("deole"), group_description=_("Pl
     async def bonus(self, interaction: discord.Interaction, choice: str) -> None:
         await self.typed(interaction, choice)
 
-    async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
-        await report_command_error(interaction, error)
 
 
 async def setup(bot: Any) -> None:

@@ -19,7 +19,8 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.tables import Table, TableError, echo
-from cogs.common import answer, error_text, locale_of, report_command_error, seat_names
+from cogs.common import answer, error_text, locale_of, seat_names
+from cogs.typed import TypedCommands
 from games.core import IllegalAction
 from games.dewan.engine import DewanGame
 from presentation.dewan import (
@@ -51,24 +52,9 @@ def engine_of(table: Table) -> DewanGame:
 ShortText = app_commands.Range[str, 1, 100]
 
 
-class DewanCog(commands.GroupCog, group_name=_("dewan"), group_description=_("Dewan: your turn step by step")):
-    def __init__(self, bot: Any) -> None:
-        self.bot = bot
-        super().__init__()
-
-    @property
-    def game_cog(self) -> Any:
-        return self.bot.get_cog("GameCog")
-
-    def mover(self, interaction: discord.Interaction) -> tuple[Table, int]:
-        """The caller's running Dewan table where it is their turn, or a ``TableError`` saying why not."""
-        return self.bot.tables.mover(interaction.channel_id, interaction.user.id, KEY)
-
-    def _mover_or_none(self, interaction: discord.Interaction) -> tuple[Table, int] | None:
-        try:
-            return self.mover(interaction)
-        except TableError:
-            return None
+class DewanCog(TypedCommands, commands.GroupCog, group_name=_("dewan"),
+               group_description=_("Dewan: your turn step by step")):
+    game_key = KEY
 
     async def _not_dewan(self, interaction: discord.Interaction) -> bool:
         """Whether the channel has no Dewan table (told privately): /dewan never plays another game's move."""
@@ -78,33 +64,27 @@ class DewanCog(commands.GroupCog, group_name=_("dewan"), group_description=_("De
             return True
         return False
 
-    @staticmethod
-    def _matching(choices: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
-        wanted = current[:100].lower().strip()
-        return [app_commands.Choice(name=name[:100], value=value[:100]) for name, value in choices
-                if not wanted or wanted in name.lower() or wanted in value.lower()][:25]
-
     async def pair_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        found = self._mover_or_none(interaction)
+        found = self.mover_or_none(interaction)
         if found is None:
             return []
         table, seat = found
         game = engine_of(table)
         row = game.view(table.state, None)["row"]
         names = seat_names(table)
-        return self._matching([(action_label(a, names, row, locale_of(interaction)), game.format(a))
+        return self.matching([(action_label(a, names, row, locale_of(interaction)), game.format(a))
                                for a in game.legal_actions(table.state, seat) if a[0] in ("take", "take1")], current)
 
     async def to_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        found = self._mover_or_none(interaction)
+        found = self.mover_or_none(interaction)
         if found is None:
             return []
         table, seat = found
         game = engine_of(table)
-        return self._matching(destination_options(game, table.state, seat, locale_of(interaction)), current)
+        return self.matching(destination_options(game, table.state, seat, locale_of(interaction)), current)
 
     async def pay_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        found = self._mover_or_none(interaction)
+        found = self.mover_or_none(interaction)
         hex_ = str(getattr(interaction.namespace, "to", "") or "")[:10].strip().upper()
         if found is None or HEX_RE.fullmatch(hex_) is None:
             return []
@@ -115,10 +95,10 @@ class DewanCog(commands.GroupCog, group_name=_("dewan"), group_description=_("De
         names = seat_names(table)
         locale = locale_of(interaction)
         found = payments(game, table.state, seat, hex_, limit=PAYMENT_SUGGESTIONS)
-        return self._matching([(payment_text(p, names, locale), encode_payment(p)) for p, _route in found], current)
+        return self.matching([(payment_text(p, names, locale), encode_payment(p)) for p, _route in found], current)
 
     async def step_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        found = self._mover_or_none(interaction)
+        found = self.mover_or_none(interaction)
         if found is None:
             return []
         table, seat = found
@@ -126,12 +106,12 @@ class DewanCog(commands.GroupCog, group_name=_("dewan"), group_description=_("De
         row = game.view(table.state, None)["row"]
         names = seat_names(table)
         locale = locale_of(interaction)
-        return self._matching([(f"{game.format(a)}: {action_label(a, names, row, locale)}", game.format(a))
+        return self.matching([(f"{game.format(a)}: {action_label(a, names, row, locale)}", game.format(a))
                                for a in game.legal_actions(table.state, seat)], current)
 
     @app_commands.command(name=_("turn"), description=_("Open your Dewan turn panel"))
     async def turn(self, interaction: discord.Interaction) -> None:
-        await self.game_cog.panels[KEY].open(interaction)
+        await self.open_panel(interaction)
 
     @app_commands.command(name=_("take"), description=_("Take two neighbouring cards of the row"))
     @app_commands.rename(pair=_("pair"))
@@ -143,7 +123,7 @@ class DewanCog(commands.GroupCog, group_name=_("dewan"), group_description=_("De
         typed = " ".join(pair[:40].lower().split())
         first = typed.partition("-")[0].strip()
         notation = typed if typed.startswith("take") else f"take {first}"
-        found = self._mover_or_none(interaction)
+        found = self.mover_or_none(interaction)
         if found is not None and first in ("1", "2", "3", "4", "5", "6") and not typed.startswith("take"):
             table, seat = found  # no two cards side by side: the single card at that position
             legal = engine_of(table).legal_actions(table.state, seat)
@@ -187,8 +167,6 @@ class DewanCog(commands.GroupCog, group_name=_("dewan"), group_description=_("De
         if not await self._not_dewan(interaction):
             await self.game_cog.play(interaction, step[:200])
 
-    async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
-        await report_command_error(interaction, error)
 
 
 async def setup(bot: Any) -> None:

@@ -18,8 +18,9 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.i18n import t
-from bot.tables import Table, TableError, echo
-from cogs.common import answer, locale_of, report_command_error
+from bot.tables import TableError, echo
+from cogs.common import answer, locale_of
+from cogs.typed import TypedCommands
 from games.maple.engine import MapleGame
 from presentation.maple import KEY, choice_label, choices_of
 
@@ -41,18 +42,9 @@ def typed_pieces(text: str) -> list[str] | None:
     return pieces
 
 
-class MapleCog(commands.GroupCog, group_name=_("maple"), group_description=_("Play Maple Valley in this channel")):
-    def __init__(self, bot: Any) -> None:
-        self.bot = bot
-        super().__init__()
-
-    @property
-    def game_cog(self) -> Any:
-        return self.bot.get_cog("GameCog")
-
-    def mover(self, interaction: discord.Interaction) -> tuple[Table, int]:
-        """The caller's running Maple Valley table where it is their move, or a TableError saying why not."""
-        return self.bot.tables.mover(interaction.channel_id, interaction.user.id, KEY)
+class MapleCog(TypedCommands, commands.GroupCog, group_name=_("maple"),
+               group_description=_("Play Maple Valley in this channel")):
+    game_key = KEY
 
     async def _suggest(self, interaction: discord.Interaction, current: str,
                        groups: tuple[str, ...]) -> list[app_commands.Choice[str]]:
@@ -98,7 +90,7 @@ class MapleCog(commands.GroupCog, group_name=_("maple"), group_description=_("Pl
 
     @app_commands.command(name=_("turn"), description=_("Open your Maple Valley turn panel"))
     async def turn(self, interaction: discord.Interaction) -> None:
-        await self.game_cog.panels[KEY].open(interaction)
+        await self.open_panel(interaction)
 
     @app_commands.command(name=_("card"), description=_("Play a friend (with its path type) or a dawdle card"))
     @app_commands.rename(card=_("card"))
@@ -136,8 +128,6 @@ class MapleCog(commands.GroupCog, group_name=_("maple"), group_description=_("Pl
     async def undo(self, interaction: discord.Interaction) -> None:
         await self.game_cog.play(interaction, "undo")
 
-    async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
-        await report_command_error(interaction, error)
 
 
 async def setup(bot: Any) -> None:

@@ -16,7 +16,8 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.tables import MoveOutcome, Table, TableError
-from cogs.common import ack, answer, error_text, locale_of, report_command_error, seat_names
+from cogs.common import ack, answer, error_text, locale_of, seat_names
+from cogs.typed import TypedCommands
 from games.core import IllegalAction
 from games.trails.actions import clip, format_action, parse_rotation
 from games.trails.engine import figure_options
@@ -26,22 +27,18 @@ from rendering.trails import geometry, render_preview
 
 
 # -- /trails commands ----------------------------------------------------------------------------
-class TrailsCog(commands.GroupCog, group_name=_("trails"),
+class TrailsCog(TypedCommands, commands.GroupCog, group_name=_("trails"),
                 group_description=_("Trails & Fortresses: your turn step by step")):
-    def __init__(self, bot: Any) -> None:
-        self.bot = bot
-        self.warming: asyncio.Task[None] | None = None  # the renderer's warm-up, started at load
-        super().__init__()
+    game_key = KEY
+    warming: asyncio.Task[None] | None = None  # the renderer's warm-up, started at load
 
     def _turn_table(self, interaction: discord.Interaction) -> Table:
         """The caller's running Trails table where it is their turn, or a TableError saying why not."""
-        return self.bot.tables.mover(interaction.channel_id, interaction.user.id, KEY)[0]
+        return self.mover(interaction)[0]
 
     def _table_or_none(self, interaction: discord.Interaction) -> Table | None:
-        try:
-            return self._turn_table(interaction)
-        except TableError:
-            return None
+        found = self.mover_or_none(interaction)
+        return found[0] if found is not None else None
 
     @staticmethod
     def facts(table: Table) -> TurnFacts:
@@ -170,8 +167,6 @@ class TrailsCog(commands.GroupCog, group_name=_("trails"),
         if await self._act(interaction, ["undo"]) is not None:
             await self.step_reply(interaction, table, "cmd_reply.undone")
 
-    async def cog_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
-        await report_command_error(interaction, error)
 
 
 async def setup(bot: Any) -> None:
