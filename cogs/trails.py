@@ -121,10 +121,9 @@ class TrailsCog(TypedCommands, commands.GroupCog, group_name=_("trails"),
     @app_commands.autocomplete(position=position_autocomplete, rotation=rotation_autocomplete)
     async def place(self, interaction: discord.Interaction, position: str, rotation: str) -> None:
         locale = locale_of(interaction)
-        try:
-            table = self._turn_table(interaction)
-        except TableError as error:
-            return await answer(interaction, error_text(locale, error, KEY))
+        if (found := await self.mover_or_refuse(interaction)) is None:
+            return
+        table = found[0]
         try:
             x, y = find_spot(position, self.facts(table).labels)
             rot = parse_rotation(rotation)
@@ -141,10 +140,9 @@ class TrailsCog(TypedCommands, commands.GroupCog, group_name=_("trails"),
     @app_commands.autocomplete(feature=feature_autocomplete)
     async def figure_command(self, interaction: discord.Interaction, feature: str) -> None:
         locale = locale_of(interaction)
-        try:
-            table = self._turn_table(interaction)
-        except TableError as error:
-            return await answer(interaction, error_text(locale, error, KEY))
+        if (found := await self.mover_or_refuse(interaction)) is None:
+            return
+        table = found[0]
         try:
             moves = notations(figure_moves(table.state, parse_figure_choice(feature)))
         except IllegalAction as error:
@@ -159,11 +157,9 @@ class TrailsCog(TypedCommands, commands.GroupCog, group_name=_("trails"),
 
     @app_commands.command(name=_("undo"), description=_("Take back your last step before you confirm"))
     async def undo(self, interaction: discord.Interaction) -> None:
-        locale = locale_of(interaction)
-        try:
-            table = self._turn_table(interaction)
-        except TableError as error:
-            return await answer(interaction, error_text(locale, error, KEY))
+        if (found := await self.mover_or_refuse(interaction)) is None:
+            return
+        table = found[0]
         if await self._act(interaction, ["undo"]) is not None:
             await self.step_reply(interaction, table, "cmd_reply.undone")
 

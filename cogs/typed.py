@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.tables import Table, TableError
-from cogs.common import report_command_error
+from cogs.common import answer, error_text, locale_of, report_command_error
 
 
 class TypedCommands:
@@ -36,6 +36,14 @@ class TypedCommands:
         try:
             return self.mover(interaction)
         except TableError:
+            return None
+
+    async def mover_or_refuse(self, interaction: discord.Interaction) -> tuple[Table, int] | None:
+        """``mover``, or ``None`` once the caller was told privately why not (a command)."""
+        try:
+            return self.mover(interaction)
+        except TableError as error:
+            await answer(interaction, error_text(locale_of(interaction), error, self.game_key))
             return None
 
     async def open_panel(self, interaction: discord.Interaction) -> None:
