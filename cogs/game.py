@@ -203,6 +203,34 @@ class GameCog(BoardPoster, HostCommands, LobbyCommands, RatingsCommands, ReplayC
             return await answer(interaction, error_text(locale, TableError("no_table")))
         await answer(interaction, t(locale, "game.turn_own_panel"))
 
+    async def choose_autocomplete(self, interaction: discord.Interaction,
+                                  current: str) -> list[app_commands.Choice[str]]:
+        panel = self.panel_of(interaction)
+        return [app_commands.Choice(name=label[:100], value=key) for label, key in
+                (panel.suggestions(interaction, current) if panel is not None else [])]
+
+    def panel_of(self, interaction: discord.Interaction) -> generic_panel.GenericPanel | None:
+        table = self.service.tables.get(where(interaction))
+        panel = self.panels.get(table.game.key) if table is not None else None
+        return panel if isinstance(panel, generic_panel.GenericPanel) else None
+
+    @app_commands.command(name=_("choose"), description=_("Answer your turn's current question, typed"))
+    @app_commands.rename(choice=_("choice"))
+    @app_commands.describe(choice=_("Start typing to see the answers"))
+    @app_commands.autocomplete(choice=choose_autocomplete)
+    async def choose(self, interaction: discord.Interaction, choice: app_commands.Range[str, 1, 100]) -> None:
+        panel = self.panel_of(interaction)
+        if panel is None:
+            return await answer(interaction, error_text(locale_of(interaction), TableError("no_table")))
+        await panel.choose(interaction, choice)
+
+    @app_commands.command(name=_("undo"), description=_("Take back the last step of your turn before it ends"))
+    async def undo(self, interaction: discord.Interaction) -> None:
+        panel = self.panel_of(interaction)
+        if panel is None:
+            return await answer(interaction, error_text(locale_of(interaction), TableError("no_table")))
+        await panel.undo(interaction)
+
     @app_commands.command(name=_("status"), description=_("Who is seated and whose turn it is"))
     async def status(self, interaction: discord.Interaction) -> None:
         locale = locale_of(interaction)

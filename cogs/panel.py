@@ -357,6 +357,53 @@ class GenericPanel(GamePanel):
             return await answer(interaction, error_text(locale, error))
         await self.show_current(interaction, table, seat, edit=False)
 
+    def suggestions(self, interaction: discord.Interaction, current: str) -> list[tuple[str, str]]:
+        """``/game choose``'s suggestions: the current step's answers (label, key) that match what was typed;
+        none when it is not the caller's turn."""
+        try:
+            table, seat, presentation = self.mover(interaction)
+        except TableError:
+            return []
+        step = presentation.flow(table.state, seat, (), locale_of(interaction))
+        wanted = current.lower().strip()
+        return [(c.label, c.key) for c in (step.choices if isinstance(step, Step) else ())
+                if not wanted or wanted in c.label.lower() or wanted == c.key][:25]
+
+    async def choose(self, interaction: discord.Interaction, key: str) -> None:
+        """``/game choose``: an answer of the turn's current step, typed; the rest of the turn in the panel
+        that follows (privately), or the turn played when the answer completes it."""
+        locale = locale_of(interaction)
+        await ack(interaction)
+        try:
+            table, seat, presentation = self.mover(interaction)
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error))
+        try:
+            at = walk(presentation, table.state, seat, (key.strip(),), locale) if KEY_RE.fullmatch(key.strip()) else None
+        except (ValueError, IndexError, KeyError, IllegalAction):
+            at = None
+        if at is None:
+            return await answer(interaction, t(locale, "panel.not_a_choice"))
+        if isinstance(at, Step):
+            return await self.show_step(interaction, table, at, (key.strip(),), table.version, 0, edit=False)
+        await self.commit(interaction, table, seat, at, table.version, edit=False)
+
+    async def undo(self, interaction: discord.Interaction) -> None:
+        """``/game undo``: the turn's last committed step taken back (a game played step by step: its panel's
+        pinned Undo); nothing committed yet in this turn: said so."""
+        locale = locale_of(interaction)
+        await ack(interaction)
+        try:
+            table, seat, presentation = self.mover(interaction)
+        except TableError as error:
+            return await answer(interaction, error_text(locale, error))
+        step = presentation.flow(table.state, seat, (), locale)
+        undo = next((c for c in (step.choices if isinstance(step, Step) else ())
+                     if c.pinned and c.notations and set(c.notations) == {"undo"}), None)
+        if undo is None:
+            return await answer(interaction, t(locale, "panel.nothing_to_undo"))
+        await self.game_cog.play(interaction, list(undo.notations), table.version)
+
     async def show_current(self, interaction: discord.Interaction, table: Table, seat: int, edit: bool,
                            note: str | None = None) -> None:
         """The turn's current step (``flow`` from nothing chosen) at the table's version."""
@@ -411,11 +458,16 @@ class GenericPanel(GamePanel):
             return await answer(interaction, error_text(locale, error))
         if isinstance(at, Step):
             return await self.show_step(interaction, table, at, chosen, version, page if op == "page" else 0, edit)
+        await self.commit(interaction, table, seat, at, version, edit)
+
+    async def commit(self, interaction: discord.Interaction, table: Table, seat: int, done: Done, version: int,
+                     edit: bool) -> None:
+        """A chosen ``Done``: its notations played in one ``act`` at ``version``; the turn's end told."""
         self.starts_commit(table)
         interaction.extras["panel"] = True  # the panel answers once the board is posted (``after_turn``)
-        outcome = await self.game_cog.play(interaction, list(at.notations), version)
+        outcome = await self.game_cog.play(interaction, list(done.notations), version)
         if outcome is not None and outcome.announce:  # the turn's board was posted (or will be)
-            await self.after_turn(interaction, outcome, seat, at.summary, edit)
+            await self.after_turn(interaction, outcome, seat, done.summary, edit)
 
     async def after_turn(self, interaction: discord.Interaction, outcome: MoveOutcome, seat: int, summary: str,
                          edit: bool) -> None:

@@ -108,3 +108,36 @@ async def test_game_turn_opens_the_same_panel_typed(fake, world, make_bot):
     assert len([c for c in panel.custom_ids() if c.startswith("pbc:panel:do:0:0:")]) == 3
     refusal = await (await fake.slash("/game turn", user=world.bob, channel=world.general)).reply()
     assert "not your turn" in refusal.content.lower()
+
+
+async def test_game_choose_and_game_undo_are_the_panel_typed(fake, world, make_bot):
+    """On Trails: /game choose suggests the current step's answers and answers one (the rest of the turn in
+    the panel that follows); /game undo takes back a typed step of the turn, and says so when there is none."""
+    bot = await start_bot(fake, make_bot)
+    _lobby, board = await harness.open_table(fake, world, "trails", world.bob)
+    channel = world.general
+    table = bot.client.tables.tables[channel.id]
+    user = world.alice if board.mentions == [world.alice.id] else world.bob
+    other = world.bob if user is world.alice else world.alice
+    assert await fake.autocomplete("/game choose", user=other, channel=channel, focused="choice", value="") == []
+    found = await fake.autocomplete("/game choose", user=user, channel=channel, focused="choice", value="")
+    assert found and all(" · " in c["name"] for c in found)  # "A · 0, -1": the positions, by their letter
+    nothing = await (await fake.slash("/game undo", user=user, channel=channel)).reply()
+    assert nothing.ephemeral and "Nothing to take back" in nothing.content
+    wrong = await (await fake.slash("/game choose", user=user, channel=channel, choice="zz_top")).reply()
+    assert wrong.ephemeral and "not one of your answers" in wrong.content and table.version == 0
+    step = await (await fake.slash("/game choose", user=user, channel=channel, choice=found[0]["value"])).reply()
+    assert step.ephemeral and step.attachments and _ids(step, "pbc:panel:")  # the next step, with its picture
+    assert table.version == 0  # nothing played yet
+
+    # A step typed with /trails place is taken back by /game undo.
+    positions = await fake.autocomplete("/trails place", user=user, channel=channel, focused="position", value="")
+    rotations = await fake.autocomplete("/trails place", user=user, channel=channel, focused="rotation", value="",
+                                        position=positions[0]["value"])
+    await (await fake.slash("/trails place", user=user, channel=channel, position=positions[0]["value"],
+                            rotation=rotations[0]["value"])).reply()
+    assert table.state.pending is not None and table.version == 1
+    undone = await (await fake.slash("/game undo", user=user, channel=channel)).reply()
+    assert undone.ephemeral and table.state.pending is None and table.version == 2
+    assert fake.unknown_routes == [] and bot.errors == []
+    await bot.stop()
