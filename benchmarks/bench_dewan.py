@@ -15,11 +15,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
+from render_reference import cpu_ms, trails_reference_ms  # noqa: E402  (a finished 4-player Trails board)
+
 from games.ai import RandomAI, play_out  # noqa: E402
 from games.dewan import GAME  # noqa: E402
 from rendering.dewan import render_board, render_details  # noqa: E402
-from rendering.trails import render_board as render_trails  # noqa: E402
-from tests.rendering.trails.boards import game_view  # noqa: E402  (the reference: a finished 4-player Trails board)
 
 
 def games_per_second(players: int, count: int, runs: int = 3) -> tuple[float, float]:
@@ -110,24 +110,13 @@ def main() -> None:
     play_out(GAME, state, 1)
     view = GAME.view(state, None)
     names = ["Alice", "Boris", "Chen", "Dana"]
-    trails = game_view(None, seed=11)
-    reference = cpu_ms(lambda: render_trails(trails, names, "ru"))
+    reference = trails_reference_ms(names)
     board = cpu_ms(lambda: render_board(view, names, "en"))
     details = cpu_ms(lambda: render_details(view, names, "en"))
     print(f"render + PNG, finished 4-player game (CPU, median): board {board:.1f} ms ({board / reference:.2f}x the "
           f"finished 4-player Trails board, {reference:.1f} ms), tribe boards {details:.1f} ms; "
           f"{len(render_board(view, names, 'en')) // 1024} KiB + {len(render_details(view, names, 'en')[0][1]) // 1024} KiB")
 
-
-def cpu_ms(function, runs: int = 30) -> float:
-    """Median CPU milliseconds of ``function`` after a first call (which fills the caches of static layers)."""
-    function()
-    times = []
-    for _ in range(runs):
-        start = time.process_time()
-        function()
-        times.append(time.process_time() - start)
-    return statistics.median(times) * 1000
 
 if __name__ == "__main__":
     main()

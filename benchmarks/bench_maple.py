@@ -14,12 +14,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
+from render_reference import cpu_ms, trails_reference_ms  # noqa: E402  (a finished 4-player Trails board)
+
 from games.ai import play_out  # noqa: E402
 from games.maple import GAME  # noqa: E402
 from games.maple.engine import MapleState  # noqa: E402
 from rendering.maple import render_board, render_details  # noqa: E402
-from rendering.trails import render_board as render_trails  # noqa: E402
-from tests.rendering.trails.boards import game_view  # noqa: E402  (the reference: a finished 4-player Trails board)
 
 
 def games_per_second(players: int, count: int) -> tuple[float, float]:
@@ -71,24 +71,13 @@ def main() -> None:
     play_out(GAME, finished, 1)
     view = GAME.view(finished, None)
     names = ["Alice", "Boris", "Chen", "Dana", "Eve"]
-    trails = game_view(None, seed=11)
-    reference = cpu_ms(lambda: render_trails(trails, names[:4], "ru"))
+    reference = trails_reference_ms(names)
     board = cpu_ms(lambda: render_board(view, names))
     details = cpu_ms(lambda: render_details(view, names))
     print(f"render + PNG, finished 5-player game (CPU, median): board {board:.1f} ms ({board / reference:.2f}x the "
           f"finished 4-player Trails board, {reference:.1f} ms), players' areas {details:.1f} ms; "
           f"{len(render_board(view, names)) // 1024} KiB + {len(render_details(view, names)[0][1]) // 1024} KiB")
 
-
-def cpu_ms(function, runs: int = 30) -> float:
-    """Median CPU milliseconds of ``function`` after a first call (which fills the caches of static layers)."""
-    function()
-    times = []
-    for _ in range(runs):
-        start = time.process_time()
-        function()
-        times.append(time.process_time() - start)
-    return statistics.median(times) * 1000
 
 if __name__ == "__main__":
     main()
