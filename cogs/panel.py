@@ -150,9 +150,8 @@ class TurnView(discord.ui.View):
 
     @discord.ui.button(label="Take turn", style=discord.ButtonStyle.primary, custom_id=TURN_ID)
     async def take_turn(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
-        panel = panel_of(interaction)
-        if panel is None:
-            return await stale(interaction)
+        if (panel := await panel_or_stale(interaction)) is None:
+            return
         await panel.open(interaction)
 
 
@@ -168,9 +167,8 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
                    match["chosen"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        panel = panel_of(interaction)
-        if panel is None:
-            return await stale(interaction)
+        if (panel := await panel_or_stale(interaction)) is None:
+            return
         await panel.handle(interaction, self.version, self.page, self.chosen, None, self.op)
 
 
@@ -187,9 +185,8 @@ class PanelSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEM
     async def callback(self, interaction: discord.Interaction) -> None:
         values = (interaction.data or {}).get("values")
         value = values[0] if isinstance(values, list) and len(values) == 1 and isinstance(values[0], str) else "?"
-        panel = panel_of(interaction)
-        if panel is None:
-            return await stale(interaction)
+        if (panel := await panel_or_stale(interaction)) is None:
+            return
         await panel.handle(interaction, self.version, self.page, self.chosen, value, "sel")
 
 
@@ -202,9 +199,8 @@ class LegacyTurn(discord.ui.DynamicItem[discord.ui.Button], template=LEGACY_TURN
         return cls(cast(discord.ui.Button, item))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        panel = panel_of(interaction)
-        if panel is None:
-            return await stale(interaction)
+        if (panel := await panel_or_stale(interaction)) is None:
+            return
         await panel.open(interaction)
 
 
@@ -230,6 +226,14 @@ def panel_of(interaction: discord.Interaction) -> GenericPanel | None:
     panel = game_cog.panels.get(table.game.key) if table is not None else next(
         (p for p in game_cog.panels.values() if isinstance(p, GenericPanel)), None)
     return panel if isinstance(panel, GenericPanel) else None
+
+
+async def panel_or_stale(interaction: discord.Interaction) -> GenericPanel | None:
+    """The channel's panel; ``None`` once the click was answered as out of date (no table, or a forged id)."""
+    panel = panel_of(interaction)
+    if panel is None:
+        await stale(interaction)
+    return panel
 
 
 async def stale(interaction: discord.Interaction) -> None:

@@ -73,7 +73,9 @@ class Step:
     can_undo: bool = False
     placeholder: str | None = None  # a select menu's text, when the choices are too many for buttons
     placeholders: tuple[tuple[str, str], ...] = ()  # (group, text): a group's own select menu text
-    on_board: bool = False  # the turn's first step: also offered under the board post (up to 25 choices)
+    # The turn's first step also offered under the (public) board post, up to 50 choices: only for answers
+    # everyone may see (Trails' positions, Déole's dice), never ones that tell a hand (Dewan's camps).
+    on_board: bool = False
     # A picture of the step (e.g. the planned move on the board), drawn off the event loop from the
     # players' names; it must read only what the step was made from (the position may move on meanwhile).
     picture: Callable[[Sequence[str]], bytes] | None = None

@@ -21,6 +21,7 @@ from games.dewan import data as D
 from rendering.common import (
     HEADER_HEIGHT,
     PLAYER_COLORS,
+    RGB,
     fit_text,
     flat,
     flat_png,
@@ -29,7 +30,6 @@ from rendering.common import (
     text_on,
 )
 
-RGB = tuple[int, int, int]
 HEX = 36  # hex radius (centre to corner)
 MARGIN = 28
 WIDTH = 690  # the narrowest image; a 4-player map is 689 px wide

@@ -23,6 +23,7 @@ from games.maple import data as D
 from rendering.common import (
     HEADER_HEIGHT,
     PLAYER_COLORS,
+    RGB,
     fit_text,
     flat,
     flat_png,
@@ -31,7 +32,6 @@ from rendering.common import (
     text_on,
 )
 
-RGB = tuple[int, int, int]
 WIDTH = 690
 # Discord shows an image about 550 px wide on a phone: text of SMALL px at WIDTH reads at 12 px or more there.
 SMALL = 16

@@ -288,3 +288,28 @@ async def test_a_deck_the_game_cannot_use_is_refused_when_the_table_is_opened(fa
                                     options={"game": "trails", "options": "deck=ba-u,ba-e"})).reply()
     assert "pbc:lobby:start" in lobby.custom_ids()  # the channel had no table: the refusals created none
     await bot.stop()
+
+
+async def test_a_select_of_the_former_trails_panel_says_out_of_date(fake, world, make_bot):
+    """A board posted before the one panel carried a position select (pbc:trails:pos:…): picked now, it is
+    answered "out of date" and nothing is played."""
+    import dataclasses
+    import json
+
+    from tests.e2e.fake_discord.server import MESSAGE_COMPONENT
+
+    bot = await start_bot(fake, make_bot)
+    channel, board = await _open_table(fake, world, "")
+    table = bot.client.tables.tables[channel.id]
+    before = (table.version, table.game.to_json(table.state))
+    select = _id(board, "pbc:panel:sel:")
+    old = "pbc:trails:pos:0.0._._._._"
+    value = board.component(select)["options"][0]["value"]
+    posted = dataclasses.replace(board, components=json.loads(
+        json.dumps(board.components).replace(json.dumps(select), json.dumps(old))))
+    reply = await (await fake._send_interaction(MESSAGE_COMPONENT, _player(world, board), channel,
+                                                {"custom_id": old, "component_type": 3, "values": [value]},
+                                                "en-US", posted)).reply(lambda m: m.ephemeral)
+    assert "out of date" in reply.content and not reply.custom_ids()
+    assert (table.version, table.game.to_json(table.state)) == before
+    await bot.stop()

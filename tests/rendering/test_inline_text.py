@@ -4,22 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from games.ai import RandomAI
 from games.registry import get
 from tests.rendering.inline import smallest_inline_text
+from tests.rendering.positions import played
 
 NAMES = ["Alice", "Борис", "Carol", "Dmitri"]
 
 
 def _view(key: str, players: int, steps: int, seed: int = 3) -> dict:
     game = get(key)
-    state = game.setup(players, {}, seed)
-    ai = RandomAI(seed)
-    for _ in range(steps):
-        if game.is_over(state):
-            break
-        seat = game.to_act(state)[0]
-        game.apply(state, seat, ai.choose(game, state, seat))
+    state = played(game, players, steps, seed)
     return game.view(state, None)
 
 
@@ -42,13 +36,7 @@ def test_dewan_board(players: int, steps: int, seat: int | None) -> None:
     from games.dewan import GAME
     from rendering.dewan import render_board
 
-    state = GAME.setup(players, {}, 3)
-    ai = RandomAI(3)
-    for _ in range(steps):
-        if GAME.is_over(state):
-            break
-        GAME.apply(state, GAME.to_act(state)[0], ai.choose(GAME, state, GAME.to_act(state)[0]))
-    view = GAME.view(state, seat)
+    view = GAME.view(played(GAME, players, steps, 3), seat)
     for locale in ("en", "ru"):
         size, text = smallest_inline_text(lambda view=view, locale=locale: render_board(view, NAMES, locale))
         assert size >= 11, text

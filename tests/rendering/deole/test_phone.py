@@ -9,24 +9,18 @@ import io
 import pytest
 from PIL import Image
 
-from games.ai import RandomAI
 from games.deole import GAME
 from games.deole import data as D
 from rendering.deole import DIE_COLOURS, INK, PAPER, SEA, _draw_die, _last_text, render, render_sheets
 from tests.rendering.colour_vision import MIN_DELTA_E, closest_pairs
 from tests.rendering.inline import recorded_text, smallest_inline_text
+from tests.rendering.positions import played
 
 NAMES = ["Alice", "Борис", "Carol", "Dmitri"]
 
 
 def _played(players: int, steps: int, seed: int = 3, options: dict | None = None):
-    state = GAME.setup(players, options or {}, seed)
-    ai = RandomAI(seed)
-    for _ in range(steps):
-        if GAME.is_over(state):
-            break
-        seat = GAME.to_act(state)[0]
-        GAME.apply(state, seat, ai.choose(GAME, state, seat))
+    state = played(GAME, players, steps, seed, options or {})
     return state
 
 

@@ -7,19 +7,13 @@ import io
 import pytest
 from PIL import Image
 
-from games.ai import RandomAI
 from games.deole import GAME
 from rendering.deole import render, render_sheets
+from tests.rendering.positions import played
 
 
 def _midgame(players: int, steps: int = 80):
-    state = GAME.setup(players, {}, players)
-    ai = RandomAI(players)
-    for _ in range(steps):
-        if GAME.is_over(state):
-            break
-        seat = GAME.to_act(state)[0]
-        GAME.apply(state, seat, ai.choose(GAME, state, seat))
+    state = played(GAME, players, steps, players)
     return state
 
 

@@ -10,24 +10,18 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from games.ai import RandomAI
 from games.dewan import GAME
 from rendering import dewan
 from rendering import render_details as details_of
 from tests.rendering.colour_vision import closest_pairs
 from tests.rendering.inline import INLINE_WIDTH, recorded_text
+from tests.rendering.positions import played
 
 NAMES = ["Alice", "Борис", "Carol", "Dmitri"]
 
 
 def _state(players: int, steps: int, seed: int = 3) -> Any:
-    state = GAME.setup(players, {}, seed)
-    ai = RandomAI(seed)
-    for _ in range(steps):
-        if GAME.is_over(state):
-            break
-        seat = GAME.to_act(state)[0]
-        GAME.apply(state, seat, ai.choose(GAME, state, seat))
+    state = played(GAME, players, steps, seed)
     return state
 
 

@@ -7,19 +7,13 @@ import io
 import pytest
 from PIL import Image
 
-from games.ai import RandomAI
 from games.dewan import GAME
 from rendering.dewan import _initials, board_image, render_board
+from tests.rendering.positions import played
 
 
 def _position(players: int, steps: int, seed: int = 1):
-    state = GAME.setup(players, {}, seed)
-    ai = RandomAI(seed)
-    for _ in range(steps):
-        if GAME.is_over(state):
-            break
-        seat = GAME.to_act(state)[0]
-        GAME.apply(state, seat, ai.choose(GAME, state, seat))
+    state = played(GAME, players, steps, seed)
     return state
 
 

@@ -17,18 +17,13 @@ from rendering import maple
 from rendering import render_details as details_of
 from tests.rendering.colour_vision import closest_pairs
 from tests.rendering.inline import INLINE_WIDTH, recorded_text
+from tests.rendering.positions import played
 
 NAMES = ["Alice", "Борис", "Carol", "Dmitri", "Eve"]
 
 
 def _view(players: int, steps: int, seed: int = 3) -> dict[str, Any]:
-    state = GAME.setup(players, {}, seed)
-    ai = RandomAI(seed)
-    for _ in range(steps):
-        if GAME.is_over(state):
-            break
-        seat = GAME.to_act(state)[0]
-        GAME.apply(state, seat, ai.choose(GAME, state, seat))
+    state = played(GAME, players, steps, seed)
     return GAME.view(state, None)
 
 
